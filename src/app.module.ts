@@ -1,0 +1,37 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { EventStoreModule } from './event-store/event-store.module';
+import { storedEventIdProvider } from './event-store/stored-event';
+import { HealthModule } from './modules/health/health.module';
+import { DatabaseModule } from './platform/database/database.module';
+import { QueueModule } from './platform/queue/queue.module';
+import { ProjectionsModule } from './projections/projections.module';
+import { ReadYourWritesInterceptor } from './projections/read-your-writes';
+import { SagasModule } from './sagas/sagas.module';
+
+/** Infrastructure every feature module stands on. */
+export function platformModules(config: AppConfig) {
+  return [
+    ConfigModule.forRoot(config),
+    DatabaseModule,
+    EventStoreModule,
+    QueueModule,
+    CqrsModule.forRoot({ eventIdProvider: storedEventIdProvider }),
+    ProjectionsModule,
+    SagasModule,
+  ];
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, features: DynamicModule['imports'] = []): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [...platformModules(config), HealthModule, ...features],
+      providers: [{ provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor }],
+    };
+  }
+}

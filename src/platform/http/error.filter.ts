@@ -1,0 +1,72 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, DomainErrorCode } from '../errors/domain-error';
+
+const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unprocessable: 422,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+export interface ErrorResponse {
+  status: number;
+  body: { message: string } & Record<string, unknown>;
+}
+
+/** Maps anything thrown to the spec's `{message}` body; unexpected errors are logged and never leak. */
+export function toErrorResponse(error: unknown, logger: Logger, request?: FastifyRequest): ErrorResponse {
+  if (error instanceof DomainError) {
+    return { status: STATUS_BY_CODE[error.code], body: { ...error.details, message: error.message } };
+  }
+  if (error instanceof HttpException) {
+    const response = error.getResponse();
+    const message =
+      typeof response === 'string'
+        ? response
+        : Array.isArray((response as { message?: unknown }).message)
+          ? ((response as { message: string[] }).message).join('; ')
+          : String((response as { message?: unknown }).message ?? error.message);
+    return { status: error.getStatus(), body: { message } };
+  }
+  // Errors raised by Fastify and its plugins (bad JSON, body too large, rate limit) carry a 4xx statusCode.
+  const statusCode = (error as { statusCode?: unknown })?.statusCode;
+  if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+    return { status: statusCode, body: { message: fastifyMessage(error as { code?: string; message?: string }, statusCode) } };
+  }
+  logger.error({ err: error, reqId: request?.id }, 'unhandled error');
+  return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { message: 'Internal server error' } };
+}
+
+function fastifyMessage(error: { code?: string; message?: string }, status: number): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'Request body is not valid JSON';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'Request body is too large';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported content type';
+    default:
+      return error.message || `Request failed with status ${status}`;
+  }
+}
+
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpError');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const { status, body } = toErrorResponse(error, this.logger, http.getRequest<FastifyRequest>());
+    const reply = http.getResponse<FastifyReply>();
+    if (status === 429 && !reply.getHeader('retry-after')) reply.header('retry-after', '60');
+    void reply.status(status).send(body);
+  }
+}

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { DynamicModule, NestApplicationOptions, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { AppConfig } from '../../config/app-config';
+import { HttpErrorFilter } from './error.filter';
+import { createRootLogger, PinoNestLogger } from './logger';
+import { registerRateLimit } from './rate-limit';
+import { createValidationPipe } from './validation';
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Builds the HTTP application around a root module: Fastify, errors, validation, limits, logs, OpenAPI. */
+export async function createHttpApp(rootModule: Type | DynamicModule, config: AppConfig): Promise<NestFastifyApplication> {
+  const rootLogger = createRootLogger(config);
+  const adapter = new FastifyAdapter({
+    loggerInstance: rootLogger,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: true,
+    // Keep a caller's request id when it is sane, so a trace can cross services.
+    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+  });
+  const options: NestApplicationOptions = { logger: new PinoNestLogger(rootLogger), bufferLogs: false };
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, options);
+  const fastify = app.getHttpAdapter().getInstance();
+
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  const limiterRedis = await registerRateLimit(fastify, config);
+  fastify.addHook('onClose', async () => limiterRedis?.disconnect());
+
+  app.useGlobalFilters(new HttpErrorFilter());
+  app.useGlobalPipes(createValidationPipe());
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('svc marketplace API')
+      .setDescription('Packages, purchases, wallets, spend policies, organizations and the agent network.')
+      .setVersion(require('../../../package.json').version)
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API token starting with svc_' })
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml' });
+  return app;
+}

@@ -1,0 +1,84 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { createPostgresBackend, Job, Queue, Worker, withBackend } from 'bullmq';
+import IORedis from 'ioredis';
+import { AppConfig } from '../../config/app-config';
+import { InjectConfig } from '../../config/config.module';
+
+export type JobProcessor<T> = (job: Job<T>) => Promise<unknown>;
+
+const POSTGRES_SCHEMA = 'queues';
+const PING_TIMEOUT_MS = 2_000;
+
+/**
+ * BullMQ queues and workers on the configured backend: Redis when REDIS_URL is
+ * set, otherwise BullMQ's PostgreSQL backend in the app's own database.
+ */
+@Injectable()
+export class Queues implements OnApplicationShutdown {
+  private readonly queues = new Map<string, Queue>();
+  private readonly workers: Worker[] = [];
+  private readonly redis: IORedis | undefined;
+  private readonly classes: { Queue: typeof Queue; Worker: typeof Worker };
+  private readonly connection: unknown;
+
+  constructor(@InjectConfig() private readonly config: AppConfig) {
+    if (config.redisUrl) {
+      this.redis = new IORedis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+      this.redis.on('error', () => undefined); // reported through health; ioredis reconnects
+      this.classes = { Queue, Worker };
+      this.connection = this.redis;
+    } else {
+      this.classes = withBackend(createPostgresBackend) as unknown as { Queue: typeof Queue; Worker: typeof Worker };
+      this.connection = { connectionString: config.databaseUrl, schema: POSTGRES_SCHEMA, max: 5, migrate: true };
+    }
+  }
+
+  get backend(): 'redis' | 'postgres' {
+    return this.redis ? 'redis' : 'postgres';
+  }
+
+  queue<T = unknown>(name: string): Queue<T> {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new this.classes.Queue(name, { connection: this.connection as never, prefix: this.config.queuePrefix });
+      queue.on('error', () => undefined);
+      this.queues.set(name, queue);
+    }
+    return queue as Queue<T>;
+  }
+
+  worker<T>(name: string, processor: JobProcessor<T>, options: { concurrency?: number } = {}): Worker<T> {
+    const worker = new this.classes.Worker<T>(name, processor, {
+      connection: this.connection as never,
+      prefix: this.config.queuePrefix,
+      concurrency: options.concurrency ?? 1,
+    });
+    worker.on('error', () => undefined);
+    this.workers.push(worker as Worker);
+    return worker;
+  }
+
+  /** Proves the backend answers, within a short time. */
+  async ping(): Promise<void> {
+    const check = this.redis
+      ? this.redis.status === 'wait'
+        ? this.redis.connect().then(() => this.redis!.ping())
+        : this.redis.ping()
+      : this.queue('health').getJobCounts('waiting');
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('queue backend did not answer')), PING_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([check, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled(this.workers.map((w) => w.close()));
+    await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
+    if (this.redis && this.redis.status !== 'end') this.redis.disconnect();
+  }
+}

@@ -1,0 +1,51 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DiscoveryService, Reflector } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config.module';
+import { EventStore } from '../event-store/event-store';
+import { ProcessManager, Processor, PROCESSOR_KIND, Projection } from './runner/processor';
+import { ProcessorRunner } from './runner/processor-runner';
+
+/** Finds every projection and process manager in the app and runs each with its own runner. */
+@Injectable()
+export class ProcessorsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Processors');
+  readonly processors: Processor[];
+  readonly runners: ProcessorRunner[];
+
+  constructor(
+    discovery: DiscoveryService,
+    reflector: Reflector,
+    dataSource: DataSource,
+    store: EventStore,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {
+    this.processors = discovery
+      .getProviders()
+      .filter((wrapper) => wrapper.instance && wrapper.metatype && reflector.get(PROCESSOR_KIND, wrapper.metatype))
+      .map((wrapper): Processor => {
+        const kind = reflector.get(PROCESSOR_KIND, wrapper.metatype!);
+        return kind === 'projection'
+          ? { kind, projection: wrapper.instance as Projection }
+          : { kind: 'process', process: wrapper.instance as ProcessManager };
+      });
+    const names = this.processors.map((p) => (p.kind === 'projection' ? p.projection.name : p.process.name));
+    const duplicate = names.find((name, i) => names.indexOf(name) !== i);
+    if (duplicate) throw new Error(`two processors are named ${duplicate}`);
+    this.runners = this.processors.map((p) => new ProcessorRunner(p, dataSource, store, this.logger));
+  }
+
+  get projectionNames(): string[] {
+    return this.processors.filter((p) => p.kind === 'projection').map((p) => (p as { projection: Projection }).projection.name);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.runProcessors) return;
+    await Promise.all(this.runners.map((runner) => runner.start()));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.runners.map((runner) => runner.stop()));
+  }
+}

@@ -1,0 +1,71 @@
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { from, lastValueFrom, Observable } from 'rxjs';
+import { AppConfig } from '../config/app-config';
+import { InjectConfig } from '../config/config.module';
+import { LogPosition } from '../event-store/log-position';
+import { WakeSignal } from '../event-store/wake-signal';
+import { trackWrites } from '../event-store/write-tracker';
+import { ProcessorsService } from './processors.service';
+
+/** Waits, bounded, until every projection has passed a log position. */
+@Injectable()
+export class ProjectionWaiter {
+  private readonly logger = new Logger('ReadYourWrites');
+  private readonly progress = new WakeSignal();
+
+  constructor(
+    private readonly processors: ProcessorsService,
+    private readonly dataSource: DataSource,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {
+    for (const runner of processors.runners) runner.onProgress(() => this.progress.notify());
+  }
+
+  /** Resolves true once all projections passed `position`, false if the time ran out. */
+  async waitFor(position: LogPosition, timeoutMs = this.config.readYourWritesTimeoutMs): Promise<boolean> {
+    const names = this.processors.projectionNames;
+    if (names.length === 0) return true;
+    const deadline = Date.now() + timeoutMs;
+    let pollMs = 5;
+    for (;;) {
+      if (await this.allPassed(names, position)) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        this.logger.warn(`projections did not reach ${position} within ${timeoutMs} ms`);
+        return false;
+      }
+      // Local runners wake us at once; runners in other processes are polled.
+      await this.progress.wait(Math.min(pollMs, left));
+      pollMs = Math.min(pollMs * 2, 100);
+    }
+  }
+
+  private async allPassed(names: string[], position: LogPosition): Promise<boolean> {
+    const [{ passed }] = await this.dataSource.query(
+      `SELECT count(*)::int AS passed FROM processor_checkpoints
+        WHERE name = ANY($1) AND (commit_position, prepare_position) >= ($2::numeric, $3::bigint)`,
+      [names, position.commit.toString(), position.prepare.toString()],
+    );
+    return passed === names.length;
+  }
+}
+
+/**
+ * Read your writes: a request that appended events answers only after the
+ * projections have applied them, so the caller's next GET sees its change.
+ */
+@Injectable()
+export class ReadYourWritesInterceptor implements NestInterceptor {
+  constructor(private readonly waiter: ProjectionWaiter) {}
+
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return from(
+      (async () => {
+        const { result, lastPosition } = await trackWrites(() => lastValueFrom(next.handle(), { defaultValue: undefined }));
+        if (lastPosition) await this.waiter.waitFor(lastPosition);
+        return result;
+      })(),
+    );
+  }
+}

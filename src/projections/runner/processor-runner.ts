@@ -1,0 +1,265 @@
+import { LoggerService } from '@nestjs/common';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { EventStore, RecordedEvent, Subscription } from '../../event-store/event-store';
+import { LogPosition } from '../../event-store/log-position';
+import { Checkpoints } from './checkpoints';
+import { handlesType, Processor, processorName } from './processor';
+
+export interface RunnerOptions {
+  batchSize: number;
+  /** Attempts at one event before it is parked as a dead letter and skipped. */
+  maxAttempts: number;
+  retryDelayMs: number;
+  /** How often a standby runner tries to take over, and an active one looks for a rebuild request. */
+  pollMs: number;
+}
+
+export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = { batchSize: 500, maxAttempts: 3, retryDelayMs: 200, pollMs: 1_000 };
+
+/** Stops a batch whose checkpoint another runner has moved; the runner reloads and goes on. */
+class CheckpointMoved extends Error {}
+
+/**
+ * Drives one processor through the log. Exactly one runner per processor is
+ * active across all processes: it holds a session advisory lock, and every
+ * batch also re-reads its checkpoint FOR UPDATE, so even a runner that lost its
+ * lock unnoticed can never apply an event twice.
+ */
+export class ProcessorRunner {
+  readonly name: string;
+  private readonly handles: (type: string) => boolean;
+  private lockConnection: QueryRunner | undefined;
+  private subscription: Subscription | undefined;
+  private position = LogPosition.START;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+  private ticking: Promise<void> = Promise.resolve();
+  private readonly progressListeners = new Set<(name: string, position: LogPosition) => void>();
+
+  constructor(
+    private readonly processor: Processor,
+    private readonly dataSource: DataSource,
+    private readonly store: EventStore,
+    private readonly logger: LoggerService,
+    private readonly options: RunnerOptions = DEFAULT_RUNNER_OPTIONS,
+  ) {
+    this.name = processorName(processor);
+    this.handles = handlesType(processor);
+  }
+
+  get isActive(): boolean {
+    return this.subscription !== undefined;
+  }
+
+  get checkpoint(): LogPosition {
+    return this.position;
+  }
+
+  onProgress(listener: (name: string, position: LogPosition) => void): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
+  }
+
+  async start(): Promise<void> {
+    if (!this.stopped) return;
+    this.stopped = false;
+    await Checkpoints.ensure(this.dataSource.manager, this.name);
+    await this.tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.ticking;
+    await this.deactivate();
+  }
+
+  /** One look around: take the lock if free, honour a rebuild request, schedule the next look. */
+  private tick(): Promise<void> {
+    this.ticking = (async () => {
+      try {
+        if (!this.subscription) await this.tryActivate();
+        else await this.checkLockAndRebuild();
+      } catch (error) {
+        this.logger.error(`processor ${this.name}: ${describe(error)}`);
+        await this.deactivate();
+      }
+      if (!this.stopped) this.timer = setTimeout(() => void this.tick(), this.options.pollMs);
+    })();
+    return this.ticking;
+  }
+
+  private async tryActivate(): Promise<void> {
+    const connection = this.dataSource.createQueryRunner();
+    await connection.connect();
+    const [{ locked }] = await connection.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [lockKey(this.name)]);
+    if (!locked) {
+      await connection.release();
+      return;
+    }
+    this.lockConnection = connection;
+    const checkpoint = await Checkpoints.read(this.dataSource.manager, this.name);
+    if (checkpoint.rebuildRequested) await this.reset();
+    else this.position = checkpoint.position;
+    this.subscribe();
+  }
+
+  private async checkLockAndRebuild(): Promise<void> {
+    // Also proves the lock connection is alive; losing it releases the lock.
+    await this.lockConnection?.query('SELECT 1');
+    const checkpoint = await Checkpoints.read(this.dataSource.manager, this.name);
+    if (!checkpoint.rebuildRequested) return;
+    this.logger.log(`processor ${this.name}: rebuilding from the start of the log`);
+    await this.subscription?.stop();
+    this.subscription = undefined;
+    await this.reset();
+    this.subscribe();
+  }
+
+  private subscribe(): void {
+    this.subscription = this.store.subscribe({
+      after: this.position,
+      batchSize: this.options.batchSize,
+      onEvents: (events) => this.handleBatch(events),
+      onError: (error) => this.logger.error(`processor ${this.name}: ${describe(error)}`),
+    });
+  }
+
+  private async deactivate(): Promise<void> {
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    await subscription?.stop();
+    const connection = this.lockConnection;
+    this.lockConnection = undefined;
+    if (connection && !connection.isReleased) {
+      await connection.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey(this.name)]).catch(() => undefined);
+      await connection.release();
+    }
+  }
+
+  private async reset(): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      await Checkpoints.lock(tx, this.name);
+      if (this.processor.kind === 'projection') await this.processor.projection.reset(tx);
+      await Checkpoints.reset(tx, this.name);
+    });
+    this.position = LogPosition.START;
+  }
+
+  private async handleBatch(events: RecordedEvent[]): Promise<void> {
+    if (this.stopped) throw new Error('runner stopped');
+    const last = events[events.length - 1].position;
+    try {
+      if (this.processor.kind === 'projection') await this.applyBatch(events, last);
+      else await this.processBatch(events);
+    } catch (error) {
+      if (error instanceof CheckpointMoved) {
+        await this.restartFromStoredCheckpoint();
+        return;
+      }
+      throw error;
+    }
+    this.advanced(last);
+  }
+
+  /** The whole batch in one transaction; on a failure, event by event so only the culprit is retried. */
+  private async applyBatch(events: RecordedEvent[], last: LogPosition): Promise<void> {
+    if (this.processor.kind !== 'projection') return;
+    const projection = this.processor.projection;
+    try {
+      await this.dataSource.transaction(async (tx) => {
+        await this.guardCheckpoint(tx);
+        for (const event of events) if (this.handles(event.type)) await projection.apply(event, tx);
+        await Checkpoints.save(tx, this.name, last);
+      });
+      return;
+    } catch (error) {
+      if (error instanceof CheckpointMoved) throw error;
+      this.logger.warn(`processor ${this.name}: batch failed, retrying event by event: ${describe(error)}`);
+    }
+    for (const event of events) {
+      await this.withRetries(event, (tx) => projection.apply(event, tx));
+    }
+  }
+
+  private async processBatch(events: RecordedEvent[]): Promise<void> {
+    if (this.processor.kind !== 'process') return;
+    const processManager = this.processor.process;
+    for (const event of events) {
+      if (!this.handles(event.type)) continue;
+      await this.withRetries(event, () => processManager.handle(event));
+    }
+    await this.dataSource.transaction(async (tx) => {
+      await this.guardCheckpoint(tx);
+      await Checkpoints.save(tx, this.name, events[events.length - 1].position);
+    });
+  }
+
+  /** Handles one event, retrying; after the last attempt it is parked and the checkpoint moves past it. */
+  private async withRetries(event: RecordedEvent, handle: (tx: EntityManager) => Promise<void>): Promise<void> {
+    const relevant = this.handles(event.type);
+    const transactional = this.processor.kind === 'projection';
+    let lastError: unknown;
+    for (let attempt = 1; relevant && attempt <= this.options.maxAttempts; attempt++) {
+      try {
+        if (transactional) {
+          await this.dataSource.transaction(async (tx) => {
+            await this.guardCheckpoint(tx);
+            await handle(tx);
+            await Checkpoints.save(tx, this.name, event.position);
+          });
+          this.position = event.position;
+        } else {
+          await handle(this.dataSource.manager);
+        }
+        return;
+      } catch (error) {
+        if (error instanceof CheckpointMoved) throw error;
+        lastError = error;
+        if (attempt < this.options.maxAttempts) await sleep(this.options.retryDelayMs * attempt);
+      }
+    }
+    await this.dataSource.transaction(async (tx) => {
+      if (transactional) await this.guardCheckpoint(tx);
+      if (relevant) {
+        this.logger.error(`processor ${this.name}: gave up on ${event.type} ${event.eventId}: ${describe(lastError)}`);
+        await tx.query(
+          `INSERT INTO processor_dead_letters (processor, event_id, event_type, error, attempts)
+           VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (processor, event_id) DO UPDATE SET error = EXCLUDED.error, attempts = EXCLUDED.attempts, failed_at = now()`,
+          [this.name, event.eventId, event.type, describe(lastError), this.options.maxAttempts],
+        );
+      }
+      if (transactional) await Checkpoints.save(tx, this.name, event.position);
+    });
+    if (transactional) this.position = event.position;
+  }
+
+  private async guardCheckpoint(tx: EntityManager): Promise<void> {
+    const stored = await Checkpoints.lock(tx, this.name);
+    if (stored.position.compare(this.position) !== 0) throw new CheckpointMoved();
+  }
+
+  private async restartFromStoredCheckpoint(): Promise<void> {
+    this.logger.warn(`processor ${this.name}: checkpoint moved elsewhere; stepping down`);
+    // Stopping from inside the subscription's own callback would wait for itself.
+    setImmediate(() => void this.deactivate());
+  }
+
+  private advanced(position: LogPosition): void {
+    this.position = position;
+    for (const listener of this.progressListeners) listener(this.name, position);
+  }
+}
+
+function lockKey(name: string): string {
+  return `svc-processor:${name}`;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { EventBusRelay } from './event-bus-relay';
+
+/** Process managers that drive multi-step work from the log. */
+@Module({ providers: [EventBusRelay] })
+export class SagasModule {}
