@@ -23,10 +23,7 @@ export function catchUpSubscription(
   let stopped = false;
   const stopSignal = new WakeSignal();
 
-  const pause = async (ms: number): Promise<boolean> => {
-    const woken = await Promise.race([wake.wait(ms), stopSignal.wait(ms)]);
-    return woken;
-  };
+  const pause = (ms: number): Promise<boolean> => WakeSignal.any([wake, stopSignal], ms);
 
   const loop = (async () => {
     let idleDelay = IDLE_POLL_MIN_MS;

@@ -1,23 +1,35 @@
-/** Wakes waiting readers early: a promise per wait that settles on `notify()` or after a timeout. */
+/** Wakes waiting readers early: waits settle on `notify()` or after a timeout. */
 export class WakeSignal {
-  private waiters = new Set<(woken: boolean) => void>();
+  private listeners = new Set<() => void>();
 
   notify(): void {
-    const waiters = this.waiters;
-    this.waiters = new Set();
-    for (const resolve of waiters) resolve(true);
+    const listeners = this.listeners;
+    this.listeners = new Set();
+    for (const listener of listeners) listener();
+  }
+
+  /** Calls `listener` on the next notify; returns a function that cancels it. */
+  once(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Resolves true when notified, false when the time ran out. */
   wait(timeoutMs: number): Promise<boolean> {
+    return WakeSignal.any([this], timeoutMs);
+  }
+
+  /** Resolves true when any of the signals is notified, false after the timeout; leaves no timer behind. */
+  static any(signals: WakeSignal[], timeoutMs: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const done = (woken: boolean) => {
+      const cancels: (() => void)[] = [];
+      const finish = (woken: boolean) => {
         clearTimeout(timer);
-        this.waiters.delete(done);
+        for (const cancel of cancels) cancel();
         resolve(woken);
       };
-      const timer = setTimeout(() => done(false), timeoutMs);
-      this.waiters.add(done);
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      for (const signal of signals) cancels.push(signal.once(() => finish(true)));
     });
   }
 }
