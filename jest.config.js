@@ -1,9 +1,12 @@
 /** Three tiers by suffix: unit (no I/O), int (real PostgreSQL and Redis), e2e (the app over a real socket). */
+// The same OpenAPI plugin as `nest build` (nest-cli.json), so DTO schemas match in tests.
+const swaggerPlugin = { path: '<rootDir>/test/support/swagger-transformer.js' };
+
 const tier = (name) => ({
   displayName: name,
   testEnvironment: 'node',
   testMatch: [`<rootDir>/test/${name}/**/*.${name}.spec.ts`],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', astTransformers: { before: [swaggerPlugin] } }] },
   setupFilesAfterEnv: ['<rootDir>/test/support/jest-setup.ts'],
 });
 

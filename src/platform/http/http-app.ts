@@ -5,6 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '../../config/app-config';
 import { HttpErrorFilter } from './error.filter';
+import { registerJsonBodyParser } from './json-body';
 import { createRootLogger, PinoNestLogger } from './logger';
 import { registerRateLimit } from './rate-limit';
 import { createValidationPipe } from './validation';
@@ -24,13 +25,15 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
   });
-  const options: NestApplicationOptions = { logger: new PinoNestLogger(rootLogger), bufferLogs: false };
+  // Nest's own body parser is off: ours (json-body.ts) also bounds nesting depth.
+  const options: NestApplicationOptions = { logger: new PinoNestLogger(rootLogger), bodyParser: false };
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, options);
   const fastify = app.getHttpAdapter().getInstance();
 
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerJsonBodyParser(fastify);
   const limiterRedis = await registerRateLimit(fastify, config);
   fastify.addHook('onClose', async () => limiterRedis?.disconnect());
 
