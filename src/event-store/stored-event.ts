@@ -34,6 +34,5 @@ export function storedEventClass(type: string): StoredEventClass | undefined {
 }
 
 export const storedEventIdProvider = {
-  getEventId: (eventClass: unknown): string | null =>
-    (eventClass as Partial<StoredEventClass> | undefined)?.eventType ?? null,
+  getEventId: (eventClass: unknown): string | null => (eventClass as Partial<StoredEventClass> | undefined)?.eventType ?? null,
 };

@@ -31,7 +31,11 @@ describe('HTTP platform', () => {
   });
 
   it('answers malformed JSON with 400 and a message', async () => {
-    const response = await call('/test/notes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text": ' });
+    const response = await call('/test/notes', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"text": ',
+    });
     expect(response.status).toBe(400);
     expect(await json(response)).toEqual({ message: expect.any(String) });
   });
@@ -58,7 +62,8 @@ describe('HTTP platform', () => {
     await post('/test/notes', { text: 'explode' });
     await post('/test/notes', { text: 'after the failure' });
     const deadline = Date.now() + 10_000;
-    while (!NoteAddedListener.seen.includes('after the failure') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (!NoteAddedListener.seen.includes('after the failure') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     expect(NoteAddedListener.seen).toContain('after the failure');
     expect(NoteAddedListener.seen).not.toContain('explode');
   });
@@ -102,7 +107,11 @@ describe('HTTP platform', () => {
     const failures: string[] = [];
     for (const [method, path] of routes) {
       for (const [label, body] of bodies) {
-        const response = await call(path, { method, headers: { 'content-type': 'application/json' }, body: method === 'GET' ? undefined : body });
+        const response = await call(path, {
+          method,
+          headers: { 'content-type': 'application/json' },
+          body: method === 'GET' ? undefined : body,
+        });
         const text = await response.text();
         if (response.status >= 500) failures.push(`${method} ${path} (${label}): ${response.status} ${text}`);
         else if (response.status >= 400 && !JSON.parse(text).message) failures.push(`${method} ${path} (${label}): no message`);
@@ -112,7 +121,11 @@ describe('HTTP platform', () => {
   });
 
   it('answers an unsupported content type with a 4xx, not a 500', async () => {
-    const response = await call('/test/notes', { method: 'POST', headers: { 'content-type': 'application/x-unknown' }, body: 'text=hi' });
+    const response = await call('/test/notes', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-unknown' },
+      body: 'text=hi',
+    });
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.status).toBeLessThan(500);
     expect(await json(response)).toEqual({ message: expect.any(String) });

@@ -27,14 +27,20 @@ module.exports = async function globalSetup() {
   await dataSource.destroy();
 
   const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-  const redis = new IORedis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
+  const redis = new IORedis(redisUrl, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1000,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
     await redis.ping();
     process.env.SVC_TEST_REDIS_URL = redisUrl;
   } catch (error) {
-    if (process.env.REQUIRE_REDIS === '1') throw new Error(`REQUIRE_REDIS=1 but Redis is not reachable at ${redisUrl}: ${error.message}`);
+    if (process.env.REQUIRE_REDIS === '1')
+      throw new Error(`REQUIRE_REDIS=1 but Redis is not reachable at ${redisUrl}: ${error.message}`);
     console.warn(`Redis is not reachable at ${redisUrl}: Redis tests will be skipped (set REQUIRE_REDIS=1 to fail instead)`);
   } finally {
     redis.disconnect();

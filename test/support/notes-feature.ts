@@ -18,7 +18,10 @@ export const PROJECTION_DELAY_MS = 300;
 const NoteAdded = storedEvent<{ noteId: string; text: string }>('NoteAdded');
 
 class AddNote {
-  constructor(readonly noteId: string, readonly text: string) {}
+  constructor(
+    readonly noteId: string,
+    readonly text: string,
+  ) {}
 }
 
 @CommandHandler(AddNote)
@@ -26,7 +29,11 @@ class AddNoteHandler implements ICommandHandler<AddNote> {
   constructor(private readonly store: EventStore) {}
 
   async execute(command: AddNote): Promise<void> {
-    await this.store.append(`note-${command.noteId}`, [{ type: 'NoteAdded', data: { noteId: command.noteId, text: command.text } }], 'no_stream');
+    await this.store.append(
+      `note-${command.noteId}`,
+      [{ type: 'NoteAdded', data: { noteId: command.noteId, text: command.text } }],
+      'no_stream',
+    );
   }
 }
 

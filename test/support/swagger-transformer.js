@@ -4,5 +4,4 @@ const plugin = require('@nestjs/swagger/plugin');
 
 module.exports.name = 'nestjs-swagger-transformer';
 module.exports.version = 1;
-module.exports.factory = (compiler) =>
-  plugin.before({ classValidatorShim: true, introspectComments: true }, compiler.program);
+module.exports.factory = (compiler) => plugin.before({ classValidatorShim: true, introspectComments: true }, compiler.program);

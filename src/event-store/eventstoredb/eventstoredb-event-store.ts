@@ -156,7 +156,8 @@ export class EventStoreDbEventStore extends EventStore {
   async headPosition(): Promise<LogPosition | null> {
     for await (const resolved of this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 50 })) {
       const event = resolved.event as EsdbRecorded | undefined;
-      if (event && !event.type.startsWith('$') && event.position) return new LogPosition(event.position.commit, event.position.prepare);
+      if (event && !event.type.startsWith('$') && event.position)
+        return new LogPosition(event.position.commit, event.position.prepare);
     }
     return null;
   }

@@ -66,10 +66,9 @@ export class PersonalDataVault {
       'INSERT INTO personal_data_keys (subject_id, key) VALUES ($1, $2) ON CONFLICT (subject_id) DO NOTHING',
       [subjectId, randomBytes(32)],
     );
-    const { rows } = await this.pool.query<{ key: Buffer | null }>(
-      'SELECT key FROM personal_data_keys WHERE subject_id = $1',
-      [subjectId],
-    );
+    const { rows } = await this.pool.query<{ key: Buffer | null }>('SELECT key FROM personal_data_keys WHERE subject_id = $1', [
+      subjectId,
+    ]);
     const key = rows[0]?.key;
     if (!key) throw new SubjectErasedError(subjectId);
     return key;

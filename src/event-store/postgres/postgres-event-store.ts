@@ -98,7 +98,10 @@ export class PostgresEventStore extends EventStore {
       const stored = await Promise.all(prepared.map((a) => this.alreadyStored(a.streamId, a.events)));
       if (stored.every((s): s is AppendResult => s !== null)) return stored;
       const outcome = await this.settleConflict(violation);
-      const error = outcome instanceof Error ? outcome : new WrongExpectedVersionError(violation.append.streamId, violation.append.expected, null);
+      const error =
+        outcome instanceof Error
+          ? outcome
+          : new WrongExpectedVersionError(violation.append.streamId, violation.append.expected, null);
       if (!isRetryableRace(violation, error) || attempt >= APPEND_RETRIES) throw error;
     }
   }

@@ -15,7 +15,9 @@ interface EmbeddedPostgresServer {
 type EmbeddedPostgresConstructor = new (options: Record<string, unknown>) => EmbeddedPostgresServer;
 
 // A real dynamic import: TypeScript would turn `import()` into `require()` under CommonJS.
-const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<{ default: EmbeddedPostgresConstructor }>;
+const importEsm = new Function('specifier', 'return import(specifier)') as (
+  specifier: string,
+) => Promise<{ default: EmbeddedPostgresConstructor }>;
 
 export interface EmbeddedDatabase {
   url: string;

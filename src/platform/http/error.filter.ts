@@ -31,7 +31,7 @@ export function toErrorResponse(error: unknown, logger: Logger, request?: Fastif
       typeof response === 'string'
         ? response
         : Array.isArray((response as { message?: unknown }).message)
-          ? ((response as { message: string[] }).message).join('; ')
+          ? (response as { message: string[] }).message.join('; ')
           : String((response as { message?: unknown }).message ?? error.message);
     return { status: error.getStatus(), body: { message } };
   }

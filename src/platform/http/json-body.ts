@@ -17,7 +17,8 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
     if (text.length === 0) return done(null, undefined);
-    if (nestingDepth(text) > MAX_JSON_DEPTH) return done(new BadJsonBody(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`));
+    if (nestingDepth(text) > MAX_JSON_DEPTH)
+      return done(new BadJsonBody(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`));
     try {
       done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch {

@@ -9,23 +9,33 @@ const SECRET_QUERY_PARAMS = /([?&](?:token|access_token|code|state|signature|sig
  * Structured JSON logs. Credentials never reach them: authorization and cookie
  * headers are redacted and secret-looking query values masked.
  */
-export function createRootLogger(config: AppConfig): Pino {
-  return pino({
-    level: config.logLevel,
-    base: { service: 'svc-marketplace' },
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["pay-signature"]', '*.password', '*.token', '*.secret'],
-      censor: '[redacted]',
+export function createRootLogger(config: AppConfig, destination?: pino.DestinationStream): Pino {
+  return pino(
+    {
+      level: config.logLevel,
+      base: { service: 'svc-marketplace' },
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'req.headers["pay-signature"]',
+          '*.password',
+          '*.token',
+          '*.secret',
+        ],
+        censor: '[redacted]',
+      },
+      serializers: {
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: request.url.replace(SECRET_QUERY_PARAMS, '$1[redacted]'),
+          remoteAddress: request.ip,
+        }),
+        err: pino.stdSerializers.err,
+      },
     },
-    serializers: {
-      req: (request: FastifyRequest) => ({
-        method: request.method,
-        url: request.url.replace(SECRET_QUERY_PARAMS, '$1[redacted]'),
-        remoteAddress: request.ip,
-      }),
-      err: pino.stdSerializers.err,
-    },
-  });
+    destination ?? pino.destination(1),
+  );
 }
 
 /** Lets Nest's own Logger write through the same pino instance. */

@@ -49,10 +49,7 @@ export function eventStoreContract(open: () => Promise<ContractSubject>, options
   it('lets exactly one of two appends with the same expected revision win', async () => {
     const id = stream();
     await store.append(id, [event('Opened')], 'no_stream');
-    const outcomes = await Promise.allSettled([
-      store.append(id, [event('A')], 0),
-      store.append(id, [event('B')], 0),
-    ]);
+    const outcomes = await Promise.allSettled([store.append(id, [event('A')], 0), store.append(id, [event('B')], 0)]);
     const won = outcomes.filter((o) => o.status === 'fulfilled');
     const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     expect(won).toHaveLength(1);
@@ -126,13 +123,19 @@ export function eventStoreContract(open: () => Promise<ContractSubject>, options
         }
       }),
     );
-    await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error(`received ${received.length}/${total}`)), 30_000))]);
+    await Promise.race([
+      done,
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`received ${received.length}/${total}`)), 30_000)),
+    ]);
     await subscription.stop();
 
     const firstSeen = new Map<string, number>();
     const duplicates: string[] = [];
     received.forEach((e, index) => {
-      if (firstSeen.has(e.eventId)) duplicates.push(`${e.position} at ${index}, first at ${firstSeen.get(e.eventId)}; batches ${JSON.stringify(batches.slice(-5))}`);
+      if (firstSeen.has(e.eventId))
+        duplicates.push(
+          `${e.position} at ${index}, first at ${firstSeen.get(e.eventId)}; batches ${JSON.stringify(batches.slice(-5))}`,
+        );
       else firstSeen.set(e.eventId, index);
     });
     expect({ duplicates, distinct: firstSeen.size }).toEqual({ duplicates: [], distinct: total });

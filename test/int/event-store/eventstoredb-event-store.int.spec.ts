@@ -5,7 +5,8 @@ const url = process.env.EVENTSTORE_URL;
 
 if (!url) {
   describe('EventStoreDB event store', () => {
-    it.skip('skipped: EVENTSTORE_URL is not set (no EventStoreDB server on this machine; docker-compose.yml runs one)', () => undefined);
+    it.skip('skipped: EVENTSTORE_URL is not set (no EventStoreDB server on this machine; docker-compose.yml runs one)', () =>
+      undefined);
   });
   // eslint-disable-next-line no-console
   console.warn('EventStoreDB contract suite skipped: EVENTSTORE_URL is not set');

@@ -34,7 +34,12 @@ describe('personal data in events (crypto-shredding)', () => {
       [
         {
           type: 'UserRegistered',
-          data: { userId, email: await vault.seal(userId, 'ada@example.com'), name: await vault.seal(userId, 'Ada Lovelace'), plan: 'free' },
+          data: {
+            userId,
+            email: await vault.seal(userId, 'ada@example.com'),
+            name: await vault.seal(userId, 'Ada Lovelace'),
+            plan: 'free',
+          },
         },
       ],
       'no_stream',

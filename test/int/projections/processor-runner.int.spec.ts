@@ -168,7 +168,9 @@ describe('processor runner', () => {
     await waitUntil(appliedAll(projection.name, others), 'events after the poison one');
     const counts = await tally(projection.name);
     expect(counts.has(ids[4])).toBe(false); // its failed attempts were rolled back
-    const { rows } = await pool.query('SELECT event_id, attempts FROM processor_dead_letters WHERE processor = $1', [projection.name]);
+    const { rows } = await pool.query('SELECT event_id, attempts FROM processor_dead_letters WHERE processor = $1', [
+      projection.name,
+    ]);
     expect(rows).toEqual([{ event_id: ids[4], attempts: 2 }]);
   });
 
@@ -202,15 +204,18 @@ describe('processor runner', () => {
     const after = await store.headPosition();
     const runner = await newRunner({ kind: 'process', process: processManager });
     // Start from the current head so earlier tests' events do not count.
-    await pool.query(
-      `INSERT INTO processor_checkpoints (name, commit_position, prepare_position) VALUES ($1, $2, $3)`,
-      [processManager.name, after!.commit.toString(), after!.prepare.toString()],
-    );
+    await pool.query(`INSERT INTO processor_checkpoints (name, commit_position, prepare_position) VALUES ($1, $2, $3)`, [
+      processManager.name,
+      after!.commit.toString(),
+      after!.prepare.toString(),
+    ]);
     await runner.start();
     await appendCounted(5);
     await waitUntil(async () => handled.length === 4, 'the other events');
     expect(handled).toEqual([0, 1, 3, 4]);
-    const { rows } = await pool.query('SELECT count(*)::int AS n FROM processor_dead_letters WHERE processor = $1', [processManager.name]);
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM processor_dead_letters WHERE processor = $1', [
+      processManager.name,
+    ]);
     expect(rows[0].n).toBe(1);
   });
 });

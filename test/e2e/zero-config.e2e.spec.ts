@@ -1,0 +1,76 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const root = path.resolve(__dirname, '../..');
+const main = path.join(root, 'dist/main.js');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('zero-configuration start', () => {
+  let dataDir: string;
+  let child: ChildProcess | undefined;
+  let output = '';
+
+  beforeAll(() => {
+    // `npm test` builds first; a direct jest run may not have.
+    if (!existsSync(main)) execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-zero-config-'));
+  });
+
+  afterAll(() => {
+    if (child?.pid && isAlive(child.pid)) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves /health from the built server with an empty environment, then stops cleanly', async () => {
+    const port = await freePort();
+    // Nothing but what any shell has: no DATABASE_URL, no REDIS_URL.
+    child = spawn(process.execPath, [main], {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), DATA_DIR: path.join(dataDir, 'data') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+
+    let response: Response | undefined;
+    const deadline = Date.now() + 90_000;
+    while (Date.now() < deadline && child.exitCode === null) {
+      response = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
+      if (response) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    if (!response) throw new Error(`the server did not answer:\n${output}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true, version: expect.any(String), status: 'healthy' });
+    expect(output).toContain('embedded PostgreSQL');
+    expect(output).not.toMatch(/"level":50/); // nothing logged at error level
+
+    const postgresPid = Number(readFileSync(path.join(dataDir, 'data/postgres/postmaster.pid'), 'utf8').split('\n')[0]);
+    expect(isAlive(postgresPid)).toBe(true);
+
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(isAlive(postgresPid)).toBe(false);
+  });
+});
