@@ -58,7 +58,13 @@ export async function startEmbeddedPostgres(dataDir: string, log: (message: stri
     log(`initialising embedded PostgreSQL in ${databaseDir}`);
     await server.initialise();
   } else {
-    await stopLeftoverServer(databaseDir);
+    const running = await runningServer(databaseDir);
+    if (running?.owned) {
+      // Another live process (the API, when this is an operator command) runs it: share it.
+      log(`using the embedded PostgreSQL already running on 127.0.0.1:${running.port}`);
+      return { url: `postgres://postgres:${password}@127.0.0.1:${running.port}/${DATABASE}`, stop: async () => undefined };
+    }
+    if (running) await stopOrphan(running.pid);
   }
   await server.start();
   const client = server.getPgClient('postgres', '127.0.0.1');
@@ -92,12 +98,30 @@ async function prepareForPostgresUser(dataDir: string): Promise<void> {
   }
 }
 
-/** A server left running by a process that was killed still holds the data directory. */
-async function stopLeftoverServer(databaseDir: string): Promise<void> {
+interface RunningServer {
+  pid: number;
+  port: number;
+  /** False when the process that started it is gone (it was killed): an orphan to stop. */
+  owned: boolean;
+}
+
+async function runningServer(databaseDir: string): Promise<RunningServer | undefined> {
   const pidFile = path.join(databaseDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number((await fs.readFile(pidFile, 'utf8')).split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  if (!existsSync(pidFile)) return undefined;
+  const lines = (await fs.readFile(pidFile, 'utf8')).split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return undefined;
+  let parent = 1;
+  try {
+    parent = Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)]).toString().trim());
+  } catch {
+    // no ps: treat it as an orphan
+  }
+  return { pid, port, owned: parent > 1 && isAlive(parent) };
+}
+
+async function stopOrphan(pid: number): Promise<void> {
   process.kill(pid, 'SIGINT');
   for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
 }

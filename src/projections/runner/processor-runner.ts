@@ -252,7 +252,7 @@ export class ProcessorRunner {
   }
 }
 
-function lockKey(name: string): string {
+export function lockKey(name: string): string {
   return `svc-processor:${name}`;
 }
 
