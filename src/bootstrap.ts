@@ -20,7 +20,8 @@ export interface RunningServer {
 export async function resolveInfrastructure(config: AppConfig): Promise<{ config: AppConfig; release: () => Promise<void> }> {
   if (config.databaseUrl) return { config, release: async () => undefined };
   const logger = new Logger('EmbeddedPostgres');
-  const embedded = await startEmbeddedPostgres(config.dataDir, (message) => logger.log(message));
+  const verbose = config.logLevel === 'debug' || config.logLevel === 'trace';
+  const embedded = await startEmbeddedPostgres(config.dataDir, (message) => logger.log(message), { verbose });
   return { config: { ...config, databaseUrl: embedded.url }, release: () => embedded.stop() };
 }
 

@@ -21,9 +21,12 @@ describe('npm run projections', () => {
 
   const cli = async (args: string[]) => {
     const lines: string[] = [];
-    const code = await runProjectionsCli(args, loadConfig({ DATABASE_URL: app.db.url, LOG_LEVEL: 'silent' }), (l) => lines.push(l), [
-      NotesFeatureModule,
-    ]);
+    const code = await runProjectionsCli(
+      args,
+      loadConfig({ DATABASE_URL: app.db.url, LOG_LEVEL: 'silent' }),
+      (l) => lines.push(l),
+      [NotesFeatureModule],
+    );
     return { code, output: lines.join('\n') };
   };
 

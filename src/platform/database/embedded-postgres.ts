@@ -32,7 +32,11 @@ const DATABASE = 'svc';
  * PostgreSQL refuses to run as root, so as root the cluster belongs to a
  * `postgres` user (created if missing) and its directory is handed to it.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: (message: string) => void): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (message: string) => void,
+  options: { verbose: boolean } = { verbose: false },
+): Promise<EmbeddedDatabase> {
   const databaseDir = path.join(dataDir, 'postgres');
   await fs.mkdir(dataDir, { recursive: true, mode: 0o755 });
   const port = await freePort();
@@ -48,7 +52,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (message: stri
     createPostgresUser: isRoot,
     // TCP on loopback only: no Unix socket directory to own or collide over.
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (message: string) => process.env.EMBEDDED_PG_DEBUG && log(message),
+    onLog: (message: string) => options.verbose && log(message),
     onError: (error: unknown) => log(`embedded PostgreSQL: ${String(error)}`),
   });
 
@@ -114,7 +118,11 @@ async function runningServer(databaseDir: string): Promise<RunningServer | undef
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return undefined;
   let parent = 1;
   try {
-    parent = Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)]).toString().trim());
+    parent = Number(
+      execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)])
+        .toString()
+        .trim(),
+    );
   } catch {
     // no ps: treat it as an orphan
   }

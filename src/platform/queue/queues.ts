@@ -23,7 +23,7 @@ export class Queues implements OnApplicationShutdown {
 
   constructor(@InjectConfig() private readonly config: AppConfig) {
     if (config.redisUrl) {
-      this.redis = new IORedis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+      this.redis = new IORedis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: 2_000 });
       this.redis.on('error', () => undefined); // reported through health; ioredis reconnects
       this.classes = { Queue, Worker };
       this.connection = this.redis;

@@ -42,7 +42,9 @@ export async function runProjectionsCli(
     return 2;
   }
   const { config: resolved, release } = await resolveInfrastructure({ ...config, runProcessors: false });
-  const context = await NestFactory.createApplicationContext(AppModule.forRoot(resolved, features), { logger: ['error', 'warn'] });
+  const context = await NestFactory.createApplicationContext(AppModule.forRoot(resolved, features), {
+    logger: ['error', 'warn'],
+  });
   try {
     if (command === 'status') {
       for (const status of await processorStatuses(context)) {
@@ -86,7 +88,9 @@ export async function processorStatuses(context: INestApplicationContext): Promi
           AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())`,
       [checkpoint.position.commit.toString(), checkpoint.position.prepare.toString()],
     );
-    const [{ dead }] = await dataSource.query('SELECT count(*)::int AS dead FROM processor_dead_letters WHERE processor = $1', [name]);
+    const [{ dead }] = await dataSource.query('SELECT count(*)::int AS dead FROM processor_dead_letters WHERE processor = $1', [
+      name,
+    ]);
     statuses.push({
       name,
       kind: processor.kind,

@@ -123,10 +123,11 @@ export function eventStoreContract(open: () => Promise<ContractSubject>, options
         }
       }),
     );
-    await Promise.race([
-      done,
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`received ${received.length}/${total}`)), 30_000)),
-    ]);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`received ${received.length}/${total}`)), 30_000);
+    });
+    await Promise.race([done, timeout]).finally(() => clearTimeout(timer));
     await subscription.stop();
 
     const firstSeen = new Map<string, number>();
