@@ -25,7 +25,7 @@ const LISTEN_RECONNECT_MS = 2_000;
 
 interface EventRow {
   position: string;
-  transaction_id: string;
+  commit_position: string;
   event_id: string;
   stream_id: string;
   revision: string;
@@ -34,7 +34,7 @@ interface EventRow {
   metadata: RecordedEvent['metadata'];
 }
 
-const SELECT_COLUMNS = `position, transaction_id::text AS transaction_id, event_id, stream_id, revision, type, data, metadata`;
+const SELECT_COLUMNS = `position, transaction_id::text AS commit_position, event_id, stream_id, revision, type, data, metadata`;
 
 /**
  * The event store on one append-only PostgreSQL table (see the migration).
@@ -136,13 +136,13 @@ export class PostgresEventStore extends EventStore {
   }
 
   async headPosition(): Promise<LogPosition | null> {
-    const { rows } = await this.pool.query<{ transaction_id: string; position: string }>(
-      `SELECT transaction_id::text AS transaction_id, position FROM events
+    const { rows } = await this.pool.query<{ commit_position: string; position: string }>(
+      `SELECT transaction_id::text AS commit_position, position FROM events
         WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
         ORDER BY transaction_id DESC, position DESC
         LIMIT 1`,
     );
-    return rows[0] ? new LogPosition(BigInt(rows[0].transaction_id), BigInt(rows[0].position)) : null;
+    return rows[0] ? new LogPosition(BigInt(rows[0].commit_position), BigInt(rows[0].position)) : null;
   }
 
   async ping(): Promise<void> {
@@ -178,7 +178,7 @@ export class PostgresEventStore extends EventStore {
       params.push(expected);
       condition = 'head.revision = $6';
     }
-    let rows: { revision: string; position: string; transaction_id: string }[];
+    let rows: { revision: string; position: string; commit_position: string }[];
     try {
       ({ rows } = await db.query(
         `WITH head AS (
@@ -189,7 +189,7 @@ export class PostgresEventStore extends EventStore {
            FROM head, unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[])
                 WITH ORDINALITY AS e(event_id, type, data, metadata, ord)
           WHERE ${condition}
-         RETURNING revision, position, transaction_id::text AS transaction_id`,
+         RETURNING revision, position, transaction_id::text AS commit_position`,
         params,
       ));
     } catch (error) {
@@ -203,7 +203,7 @@ export class PostgresEventStore extends EventStore {
     }
     let last = rows[0];
     for (const row of rows) if (BigInt(row.position) > BigInt(last.position)) last = row;
-    return { revision: Number(last.revision), position: new LogPosition(BigInt(last.transaction_id), BigInt(last.position)) };
+    return { revision: Number(last.revision), position: new LogPosition(BigInt(last.commit_position), BigInt(last.position)) };
   }
 
   /** After a unique violation: an identical retry is a no-op, anything else an error. */
@@ -223,15 +223,15 @@ export class PostgresEventStore extends EventStore {
 
   private async alreadyStored(streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
     const ids = events.map((e) => e.eventId);
-    const { rows } = await this.pool.query<{ stream_id: string; revision: string; position: string; transaction_id: string }>(
-      `SELECT stream_id, revision, position, transaction_id::text AS transaction_id
+    const { rows } = await this.pool.query<{ stream_id: string; revision: string; position: string; commit_position: string }>(
+      `SELECT stream_id, revision, position, transaction_id::text AS commit_position
          FROM events WHERE event_id = ANY($1::uuid[])
          ORDER BY transaction_id, position`,
       [ids],
     );
     if (rows.length !== ids.length || rows.some((r) => r.stream_id !== streamId)) return null;
     const last = rows[rows.length - 1];
-    return { revision: Number(last.revision), position: new LogPosition(BigInt(last.transaction_id), BigInt(last.position)) };
+    return { revision: Number(last.revision), position: new LogPosition(BigInt(last.commit_position), BigInt(last.position)) };
   }
 
   private async streamRevision(streamId: string): Promise<number> {
@@ -300,7 +300,7 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
     type: row.type,
     streamId: row.stream_id,
     revision: Number(row.revision),
-    position: new LogPosition(BigInt(row.transaction_id), BigInt(row.position)),
+    position: new LogPosition(BigInt(row.commit_position), BigInt(row.position)),
     data: row.data,
     metadata: row.metadata,
   };

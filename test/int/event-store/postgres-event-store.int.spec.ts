@@ -33,6 +33,34 @@ describe('PostgreSQL event store', () => {
     await pool.end();
   });
 
+  it('orders the log by transaction numerically, also across a digit boundary', async () => {
+    // Its own database: rows with hand-picked small transaction ids sort before everything else.
+    const own = await createTestDatabase();
+    const pool = openPool(own.url, 2);
+    const store = new PostgresEventStore(pool);
+    try {
+      for (const [tx, stream] of [
+        ['10', 'ten'],
+        ['9', 'nine'],
+        ['100', 'hundred'],
+      ]) {
+        await pool.query(
+          `INSERT INTO events (transaction_id, event_id, stream_id, revision, type, data, metadata)
+           VALUES ($1::xid8, $2, $3, 0, 'X', '{}', '{"schemaVersion": 1, "occurredAt": "2026-01-01T00:00:00Z"}')`,
+          [tx, randomUUID(), stream],
+        );
+      }
+      expect((await store.readAll({ maxCount: 10 })).map((e) => e.streamId)).toEqual(['nine', 'ten', 'hundred']);
+      const [first] = await store.readAll({ maxCount: 1 });
+      expect((await store.readAll({ after: first.position, maxCount: 10 })).map((e) => e.streamId)).toEqual(['ten', 'hundred']);
+      expect((await store.headPosition())?.commit).toBe(100n);
+    } finally {
+      await store.close();
+      await pool.end();
+      await own.drop();
+    }
+  });
+
   it('keeps the log append-only', async () => {
     const pool = openPool(db.url, 2);
     const store = new PostgresEventStore(pool);
