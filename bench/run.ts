@@ -55,14 +55,18 @@ async function benchAppends(pool: Pool) {
   const pick = () => streams[Math.floor(Math.random() * STREAMS)];
   const data = { amountCents: 1250, note: 'benchmark payload of a typical size' };
 
-  const plain = () => pool.query('INSERT INTO bench_plain (stream_id, data) VALUES ($1, $2)', [pick(), data]).then(() => undefined);
+  const plain = () =>
+    pool.query('INSERT INTO bench_plain (stream_id, data) VALUES ($1, $2)', [pick(), data]).then(() => undefined);
   const append = () => store.append(pick(), [{ type: 'BenchmarkEvent', data }], 'any').then(() => undefined);
 
   await concurrently(plain, 1_000); // warm-up
   await concurrently(append, 1_000);
   const totals = { plain: { ops: 0, ms: 0 }, store: { ops: 0, ms: 0 } };
   for (let round = 0; round < 2; round++) {
-    for (const [key, op] of [['plain', plain], ['store', append]] as const) {
+    for (const [key, op] of [
+      ['plain', plain],
+      ['store', append],
+    ] as const) {
       const result = await concurrently(op, ROUND_MS);
       totals[key].ops += result.ops;
       totals[key].ms += result.ms;

@@ -34,6 +34,48 @@ interface EventRow {
   metadata: RecordedEvent['metadata'];
 }
 
+/** The head check each expected state needs; `$6` is the expected revision. */
+const APPEND_CONDITIONS = {
+  any: 'TRUE',
+  no_stream: 'head.revision = -1',
+  exists: 'head.revision >= 0',
+  revision: 'head.revision = $6',
+};
+
+/**
+ * One statement: read the stream head and insert after it. Two appends racing
+ * on one head collide on the unique (stream_id, revision) index.
+ */
+const APPEND_SQL = Object.fromEntries(
+  Object.entries(APPEND_CONDITIONS).map(([variant, condition]) => [
+    variant,
+    `WITH head AS (
+       SELECT coalesce((SELECT revision FROM events WHERE stream_id = $1 ORDER BY revision DESC LIMIT 1), -1) AS revision
+     )
+     INSERT INTO events (event_id, stream_id, revision, type, data, metadata)
+     SELECT e.event_id, $1, head.revision + e.ord, e.type, e.data, e.metadata
+       FROM head, unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[])
+            WITH ORDINALITY AS e(event_id, type, data, metadata, ord)
+      WHERE ${condition}
+     RETURNING revision, position, transaction_id::text AS commit_position`,
+  ]),
+) as Record<keyof typeof APPEND_CONDITIONS, string>;
+
+/** The common case, one event, without array parameters to build and parse. */
+const APPEND_ONE_SQL = Object.fromEntries(
+  Object.entries(APPEND_CONDITIONS).map(([variant, condition]) => [
+    variant,
+    `WITH head AS (
+       SELECT coalesce((SELECT revision FROM events WHERE stream_id = $1 ORDER BY revision DESC LIMIT 1), -1) AS revision
+     )
+     INSERT INTO events (event_id, stream_id, revision, type, data, metadata)
+     SELECT $2::uuid, $1, head.revision + 1, $3, $4::jsonb, $5::jsonb
+       FROM head
+      WHERE ${condition}
+     RETURNING revision, position, transaction_id::text AS commit_position`,
+  ]),
+) as Record<keyof typeof APPEND_CONDITIONS, string>;
+
 const SELECT_COLUMNS = `position, transaction_id::text AS commit_position, event_id, stream_id, revision, type, data, metadata`;
 
 /**
@@ -63,7 +105,7 @@ export class PostgresEventStore extends EventStore {
     const append = { streamId, events: withIds(events), expected };
     for (let attempt = 0; ; attempt++) {
       try {
-        const result = await this.appendWith(this.pool, append);
+        const result = await this.withClient((client) => this.appendWith(client, append));
         this.announce();
         return result;
       } catch (error) {
@@ -119,14 +161,15 @@ export class PostgresEventStore extends EventStore {
 
   async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
     const after = options.after ?? LogPosition.START;
-    const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${SELECT_COLUMNS} FROM events
-        WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
-          AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-        ORDER BY transaction_id, position
-        LIMIT $3`,
-      [after.commit.toString(), after.prepare.toString(), options.maxCount],
-    );
+    const { rows } = await this.pool.query<EventRow>({
+      name: 'svc-read-all',
+      text: `SELECT ${SELECT_COLUMNS} FROM events
+              WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
+                AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+              ORDER BY transaction_id, position
+              LIMIT $3`,
+      values: [after.commit.toString(), after.prepare.toString(), options.maxCount],
+    });
     return rows.map(toRecordedEvent);
   }
 
@@ -157,40 +200,65 @@ export class PostgresEventStore extends EventStore {
     await listener?.end().catch(() => undefined);
   }
 
-  private async appendWith(db: Pool | PoolClient, append: StreamAppend): Promise<AppendResult> {
+  /**
+   * A connection for one statement. Unlike `pool.query`, a server-reported error
+   * (a lost race on a stream head) keeps the connection and its prepared
+   * statements instead of closing it.
+   */
+  private async withClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      return await work(client);
+    } catch (error) {
+      if (
+        !(error instanceof DatabaseError) &&
+        !(error instanceof UniqueViolation) &&
+        !(error instanceof WrongExpectedVersionError)
+      ) {
+        broken = error as Error;
+      }
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private async appendWith(db: PoolClient, append: StreamAppend): Promise<AppendResult> {
     const { streamId, events, expected } = append;
     if (events.length === 0) throw new Error('append needs at least one event');
     const now = this.now();
     const ids = events.map((e) => e.eventId as string);
-    const params: unknown[] = [
-      streamId,
-      ids,
-      events.map((e) => e.type),
-      events.map((e) => JSON.stringify(e.data)),
-      events.map((e) => JSON.stringify(completeMetadata(e.metadata, now))),
-    ];
-    let condition: string;
-    if (expected === 'any') condition = 'TRUE';
-    else if (expected === 'no_stream') condition = 'head.revision = -1';
-    else if (expected === 'exists') condition = 'head.revision >= 0';
+    const single = events.length === 1;
+    const params: unknown[] = single
+      ? [
+          streamId,
+          ids[0],
+          events[0].type,
+          JSON.stringify(events[0].data),
+          JSON.stringify(completeMetadata(events[0].metadata, now)),
+        ]
+      : [
+          streamId,
+          ids,
+          events.map((e) => e.type),
+          events.map((e) => JSON.stringify(e.data)),
+          events.map((e) => JSON.stringify(completeMetadata(e.metadata, now))),
+        ];
+    let variant: keyof typeof APPEND_CONDITIONS;
+    if (expected === 'any' || expected === 'no_stream' || expected === 'exists') variant = expected;
     else {
       if (!Number.isSafeInteger(expected) || expected < -1) throw new Error(`invalid expected revision ${expected}`);
       params.push(expected);
-      condition = 'head.revision = $6';
+      variant = 'revision';
     }
     let rows: { revision: string; position: string; commit_position: string }[];
     try {
+      // Named, so each connection parses and plans it once.
       ({ rows } = await db.query(
-        `WITH head AS (
-           SELECT coalesce((SELECT revision FROM events WHERE stream_id = $1 ORDER BY revision DESC LIMIT 1), -1) AS revision
-         )
-         INSERT INTO events (event_id, stream_id, revision, type, data, metadata)
-         SELECT e.event_id, $1, head.revision + e.ord, e.type, e.data, e.metadata
-           FROM head, unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[])
-                WITH ORDINALITY AS e(event_id, type, data, metadata, ord)
-          WHERE ${condition}
-         RETURNING revision, position, transaction_id::text AS commit_position`,
-        params,
+        single
+          ? { name: `svc-append-one-${variant}`, text: APPEND_ONE_SQL[variant], values: params }
+          : { name: `svc-append-${variant}`, text: APPEND_SQL[variant], values: params },
       ));
     } catch (error) {
       if (error instanceof DatabaseError && error.code === '23505') throw new UniqueViolation(append, error.constraint);

@@ -24,8 +24,19 @@ export class HealthService {
     private readonly queues: Queues,
   ) {}
 
-  /** Healthy only when PostgreSQL, the event store and the queue backend all answer. */
-  async check(): Promise<HealthReport> {
+  private inFlight: Promise<HealthReport> | undefined;
+
+  /**
+   * Healthy only when PostgreSQL, the event store and the queue backend all
+   * answer. Concurrent callers share one round of checks, so a burst of probes
+   * costs the dependencies one probe each.
+   */
+  check(): Promise<HealthReport> {
+    this.inFlight ??= this.runChecks().finally(() => (this.inFlight = undefined));
+    return this.inFlight;
+  }
+
+  private async runChecks(): Promise<HealthReport> {
     const results = await Promise.allSettled([
       withTimeout(this.pool.query('SELECT 1')),
       withTimeout(this.store.ping()),
