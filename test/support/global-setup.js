@@ -26,7 +26,7 @@ module.exports = async function globalSetup() {
   await migrate(dataSource);
   await dataSource.destroy();
 
-  const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+  const redisUrl = process.env.TEST_REDIS_URL || process.env.REDIS_URL || 'redis://127.0.0.1:6379';
   const redis = new IORedis(redisUrl, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,

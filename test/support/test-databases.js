@@ -2,7 +2,7 @@
 const STALE_AFTER_MS = 6 * 60 * 60 * 1000;
 
 function adminUrl() {
-  return process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  return process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 }
 
 function databaseUrl(name) {
