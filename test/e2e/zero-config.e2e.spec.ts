@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isAlive } from '../../src/platform/database/embedded-postgres';
 
 const root = path.resolve(__dirname, '../..');
 const main = path.join(root, 'dist/main.js');
@@ -14,15 +15,6 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('zero-configuration start', () => {

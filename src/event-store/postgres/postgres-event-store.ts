@@ -42,39 +42,33 @@ const APPEND_CONDITIONS = {
   revision: 'head.revision = $6',
 };
 
+type AppendVariant = keyof typeof APPEND_CONDITIONS;
+
 /**
  * One statement: read the stream head and insert after it. Two appends racing
- * on one head collide on the unique (stream_id, revision) index.
+ * on one head collide on the unique (stream_id, revision) index. `rows` says
+ * where the new rows come from: arrays for a batch, plain parameters for the
+ * common single event (no arrays to build and parse).
  */
-const APPEND_SQL = Object.fromEntries(
-  Object.entries(APPEND_CONDITIONS).map(([variant, condition]) => [
+function appendStatements(rows: string): Record<AppendVariant, string> {
+  const entries = Object.entries(APPEND_CONDITIONS).map(([variant, condition]) => [
     variant,
     `WITH head AS (
        SELECT coalesce((SELECT revision FROM events WHERE stream_id = $1 ORDER BY revision DESC LIMIT 1), -1) AS revision
      )
      INSERT INTO events (event_id, stream_id, revision, type, data, metadata)
-     SELECT e.event_id, $1, head.revision + e.ord, e.type, e.data, e.metadata
-       FROM head, unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[])
-            WITH ORDINALITY AS e(event_id, type, data, metadata, ord)
+     ${rows}
       WHERE ${condition}
      RETURNING revision, position, transaction_id::text AS commit_position`,
-  ]),
-) as Record<keyof typeof APPEND_CONDITIONS, string>;
+  ]);
+  return Object.fromEntries(entries) as Record<AppendVariant, string>;
+}
 
-/** The common case, one event, without array parameters to build and parse. */
-const APPEND_ONE_SQL = Object.fromEntries(
-  Object.entries(APPEND_CONDITIONS).map(([variant, condition]) => [
-    variant,
-    `WITH head AS (
-       SELECT coalesce((SELECT revision FROM events WHERE stream_id = $1 ORDER BY revision DESC LIMIT 1), -1) AS revision
-     )
-     INSERT INTO events (event_id, stream_id, revision, type, data, metadata)
-     SELECT $2::uuid, $1, head.revision + 1, $3, $4::jsonb, $5::jsonb
-       FROM head
-      WHERE ${condition}
-     RETURNING revision, position, transaction_id::text AS commit_position`,
-  ]),
-) as Record<keyof typeof APPEND_CONDITIONS, string>;
+const APPEND_BATCH_SQL = appendStatements(
+  `SELECT e.event_id, $1, head.revision + e.ord, e.type, e.data, e.metadata
+     FROM head, unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(event_id, type, data, metadata, ord)`,
+);
+const APPEND_ONE_SQL = appendStatements(`SELECT $2::uuid, $1, head.revision + 1, $3, $4::jsonb, $5::jsonb FROM head`);
 
 const SELECT_COLUMNS = `position, transaction_id::text AS commit_position, event_id, stream_id, revision, type, data, metadata`;
 
@@ -245,7 +239,7 @@ export class PostgresEventStore extends EventStore {
           events.map((e) => JSON.stringify(e.data)),
           events.map((e) => JSON.stringify(completeMetadata(e.metadata, now))),
         ];
-    let variant: keyof typeof APPEND_CONDITIONS;
+    let variant: AppendVariant;
     if (expected === 'any' || expected === 'no_stream' || expected === 'exists') variant = expected;
     else {
       if (!Number.isSafeInteger(expected) || expected < -1) throw new Error(`invalid expected revision ${expected}`);
@@ -258,7 +252,7 @@ export class PostgresEventStore extends EventStore {
       ({ rows } = await db.query(
         single
           ? { name: `svc-append-one-${variant}`, text: APPEND_ONE_SQL[variant], values: params }
-          : { name: `svc-append-${variant}`, text: APPEND_SQL[variant], values: params },
+          : { name: `svc-append-${variant}`, text: APPEND_BATCH_SQL[variant], values: params },
       ));
     } catch (error) {
       if (error instanceof DatabaseError && error.code === '23505') throw new UniqueViolation(append, error.constraint);

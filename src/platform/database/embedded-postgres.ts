@@ -134,7 +134,8 @@ async function stopOrphan(pid: number): Promise<void> {
   for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this id exists (signal 0 only checks). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
