@@ -1,0 +1,123 @@
+import { DomainError } from '../../../platform/errors/domain-error';
+import { Scope } from './api-token';
+
+/**
+ * The device authorization grant (RFC 8628) for one device code, as a pure
+ * decider. The stream is keyed by a hash of the device code, never the code.
+ * The token is minted at the first poll after approval and handed out then
+ * only: no plaintext token is ever stored.
+ */
+export const DEVICE_CODE_LIFETIME_SECONDS = 900;
+export const DEVICE_POLL_INTERVAL_SECONDS = 5;
+
+export type DeviceCodeEvent =
+  | {
+      type: 'DeviceCodeIssued';
+      data: { userCode: string; scopes: Scope[]; issuedAt: string; expiresAt: string; interval: number };
+    }
+  | { type: 'DeviceCodeApproved'; data: { userId: string; approvedAt: string } }
+  | { type: 'DeviceCodeRedeemed'; data: { tokenId: string; userId: string; redeemedAt: string } };
+
+export type DeviceCodeState =
+  | { status: 'none' }
+  | { status: 'pending'; userCode: string; scopes: Scope[]; expiresAt: number; interval: number }
+  | { status: 'approved'; userCode: string; scopes: Scope[]; expiresAt: number; interval: number; userId: string }
+  | { status: 'redeemed'; userId: string; tokenId: string };
+
+export type DeviceCodeCommand =
+  | { type: 'IssueDeviceCode'; userCode: string; scopes: Scope[]; now: Date }
+  | { type: 'ApproveDeviceCode'; userId: string; now: Date }
+  | { type: 'PollDeviceCode'; newTokenId: string; now: Date };
+
+export const initialDeviceCodeState: DeviceCodeState = { status: 'none' };
+
+export function decideDeviceCode(command: DeviceCodeCommand, state: DeviceCodeState): DeviceCodeEvent[] {
+  switch (command.type) {
+    case 'IssueDeviceCode': {
+      if (state.status !== 'none') throw new DomainError('conflict', 'This device code was already issued');
+      const expiresAt = new Date(command.now.getTime() + DEVICE_CODE_LIFETIME_SECONDS * 1000);
+      return [
+        {
+          type: 'DeviceCodeIssued',
+          data: {
+            userCode: command.userCode,
+            scopes: command.scopes,
+            issuedAt: command.now.toISOString(),
+            expiresAt: expiresAt.toISOString(),
+            interval: DEVICE_POLL_INTERVAL_SECONDS,
+          },
+        },
+      ];
+    }
+    case 'ApproveDeviceCode': {
+      if (state.status === 'none') throw new DomainError('not_found', 'Unknown user code');
+      if (state.status !== 'pending') throw new DomainError('conflict', 'This code has already been approved');
+      if (command.now.getTime() >= state.expiresAt)
+        throw new DomainError('unprocessable', 'This code has expired; start sign-in again');
+      return [{ type: 'DeviceCodeApproved', data: { userId: command.userId, approvedAt: command.now.toISOString() } }];
+    }
+    case 'PollDeviceCode': {
+      if (state.status === 'none') throw new DomainError('not_found', 'Unknown device code');
+      if (state.status === 'redeemed') throw new DomainError('invalid', 'This device code has already been used');
+      if (state.status !== 'approved') return [];
+      if (command.now.getTime() >= state.expiresAt) return [];
+      return [
+        {
+          type: 'DeviceCodeRedeemed',
+          data: { tokenId: command.newTokenId, userId: state.userId, redeemedAt: command.now.toISOString() },
+        },
+      ];
+    }
+  }
+}
+
+export function evolveDeviceCode(state: DeviceCodeState, event: DeviceCodeEvent): DeviceCodeState {
+  switch (event.type) {
+    case 'DeviceCodeIssued':
+      return {
+        status: 'pending',
+        userCode: event.data.userCode,
+        scopes: event.data.scopes,
+        expiresAt: Date.parse(event.data.expiresAt),
+        interval: event.data.interval,
+      };
+    case 'DeviceCodeApproved':
+      return state.status === 'pending' ? { ...state, status: 'approved', userId: event.data.userId } : state;
+    case 'DeviceCodeRedeemed':
+      return { status: 'redeemed', userId: event.data.userId, tokenId: event.data.tokenId };
+  }
+}
+
+/** What a poll answers, given the state after deciding. */
+export function pollStatus(state: DeviceCodeState, now: Date): 'authorization_pending' | 'expired' | 'approved' {
+  if (state.status === 'redeemed') return 'approved';
+  if (state.status === 'none' || now.getTime() >= state.expiresAt) return 'expired';
+  return state.status === 'approved' ? 'approved' : 'authorization_pending';
+}
+
+/** RFC 8628 user codes: 8 characters from an alphabet with no vowels and no look-alikes (0/O, 1/I/L). */
+export const USER_CODE_ALPHABET = 'BCDFGHJKMNPQRSTVWXZ23456789';
+
+export function generateUserCode(random: (size: number) => Buffer): string {
+  const bytes = random(16);
+  let code = '';
+  // Rejection sampling keeps every character equally likely.
+  const limit = 256 - (256 % USER_CODE_ALPHABET.length);
+  for (const byte of bytes) {
+    if (byte < limit) code += USER_CODE_ALPHABET[byte % USER_CODE_ALPHABET.length];
+    if (code.length === 8) return code;
+  }
+  return code + generateUserCode(random).slice(code.length);
+}
+
+/** Accepts `abcd-efgh`, `ABCDEFGH`, `abcd efgh`: case and separators do not matter. */
+export function normalizeUserCode(input: string): string | null {
+  const code = input.toUpperCase().replace(/[\s-]/g, '');
+  if (code.length !== 8) return null;
+  for (const c of code) if (!USER_CODE_ALPHABET.includes(c)) return null;
+  return code;
+}
+
+export function formatUserCode(code: string): string {
+  return `${code.slice(0, 4)}-${code.slice(4)}`;
+}

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import {
+  decideDeviceCode,
+  DeviceCodeCommand,
+  DeviceCodeEvent,
+  DeviceCodeState,
+  evolveDeviceCode,
+  formatUserCode,
+  generateUserCode,
+  initialDeviceCodeState,
+  normalizeUserCode,
+  pollStatus,
+  USER_CODE_ALPHABET,
+} from '../../../src/modules/auth/domain/device-code.decider';
+import { SCOPES } from '../../../src/modules/auth/domain/api-token';
+
+const t0 = new Date('2026-11-22T10:00:00.000Z');
+const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+const fold = (events: DeviceCodeEvent[]) => events.reduce(evolveDeviceCode, initialDeviceCodeState);
+
+/** given events, when a command: the new events (or the thrown error). */
+function when(given: DeviceCodeEvent[], command: DeviceCodeCommand): DeviceCodeEvent[] {
+  return decideDeviceCode(command, fold(given));
+}
+
+const issued = decideDeviceCode(
+  { type: 'IssueDeviceCode', userCode: 'BCDFGHJK', scopes: [...SCOPES], now: t0 },
+  initialDeviceCodeState,
+);
+const approved = [...issued, ...when(issued, { type: 'ApproveDeviceCode', userId: 'user-1', now: at(60) })];
+
+describe('device code decider', () => {
+  it('issues a code that lives 900 seconds with a poll interval', () => {
+    expect(issued).toEqual([
+      {
+        type: 'DeviceCodeIssued',
+        data: {
+          userCode: 'BCDFGHJK',
+          scopes: [...SCOPES],
+          issuedAt: t0.toISOString(),
+          expiresAt: at(900).toISOString(),
+          interval: 5,
+        },
+      },
+    ]);
+  });
+
+  it('keeps answering authorization_pending until approved', () => {
+    expect(when(issued, { type: 'PollDeviceCode', newTokenId: 't', now: at(10) })).toEqual([]);
+    expect(pollStatus(fold(issued), at(10))).toBe('authorization_pending');
+  });
+
+  it('hands out a token at the first poll after approval, and never again', () => {
+    const redeemed = when(approved, { type: 'PollDeviceCode', newTokenId: 'token-1', now: at(65) });
+    expect(redeemed).toEqual([
+      { type: 'DeviceCodeRedeemed', data: { tokenId: 'token-1', userId: 'user-1', redeemedAt: at(65).toISOString() } },
+    ]);
+    expect(() => when([...approved, ...redeemed], { type: 'PollDeviceCode', newTokenId: 'token-2', now: at(70) })).toThrow(
+      /already been used/,
+    );
+  });
+
+  it('expires after 900 seconds: approval refused, polls answer expired', () => {
+    expect(() => when(issued, { type: 'ApproveDeviceCode', userId: 'u', now: at(900) })).toThrow(/expired/);
+    expect(pollStatus(fold(issued), at(899))).toBe('authorization_pending');
+    expect(pollStatus(fold(issued), at(900))).toBe('expired');
+    expect(when(approved, { type: 'PollDeviceCode', newTokenId: 't', now: at(901) })).toEqual([]);
+    expect(pollStatus(fold(approved), at(901))).toBe('expired');
+  });
+
+  it('refuses a second approval and unknown codes', () => {
+    expect(() => when(approved, { type: 'ApproveDeviceCode', userId: 'user-2', now: at(61) })).toThrow(/already been approved/);
+    expect(() => when([], { type: 'ApproveDeviceCode', userId: 'u', now: t0 })).toThrow(/Unknown/);
+    expect(() => when([], { type: 'PollDeviceCode', newTokenId: 't', now: t0 })).toThrow(/Unknown/);
+  });
+
+  it('never issues the same code twice', () => {
+    expect(() => when(issued, { type: 'IssueDeviceCode', userCode: 'X', scopes: [], now: t0 })).toThrow();
+  });
+
+  it('evolve only records: a late approval event leaves a redeemed code redeemed', () => {
+    const state: DeviceCodeState = { status: 'redeemed', userId: 'u', tokenId: 't' };
+    expect(evolveDeviceCode(state, { type: 'DeviceCodeApproved', data: { userId: 'x', approvedAt: t0.toISOString() } })).toBe(
+      state,
+    );
+  });
+});
+
+describe('user codes', () => {
+  it('are 8 characters from an alphabet without look-alikes', () => {
+    for (let i = 0; i < 200; i++) {
+      const code = generateUserCode(randomBytes);
+      expect(code).toMatch(new RegExp(`^[${USER_CODE_ALPHABET}]{8}$`));
+    }
+    expect(USER_CODE_ALPHABET).not.toMatch(/[01OIL]/);
+  });
+
+  it('are accepted case-insensitively, with or without a dash', () => {
+    expect(formatUserCode('BCDFGHJK')).toBe('BCDF-GHJK');
+    expect(normalizeUserCode('bcdf-ghjk')).toBe('BCDFGHJK');
+    expect(normalizeUserCode(' BCDF GHJK ')).toBe('BCDFGHJK');
+    expect(normalizeUserCode('BCDFGHJ')).toBeNull();
+    expect(normalizeUserCode('BCDFGHJO')).toBeNull();
+  });
+});
