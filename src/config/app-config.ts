@@ -17,6 +17,8 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   rateLimit: { max: number; windowMs: number };
   bodyLimitBytes: number;
+  /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
+  trustProxy: boolean;
   /** How long a command waits for the projections to pass its events (read your writes). */
   readYourWritesTimeoutMs: number;
   /** Run projections and process managers in this process. */
@@ -69,6 +71,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       windowMs: read.integer('RATE_LIMIT_WINDOW_MS', 60_000, { min: 1 }),
     },
     bodyLimitBytes: read.integer('BODY_LIMIT_BYTES', 1_048_576, { min: 1024 }),
+    trustProxy: read.boolean('TRUST_PROXY', false),
     readYourWritesTimeoutMs: read.integer('READ_YOUR_WRITES_TIMEOUT_MS', 5_000, { min: 0 }),
     runProcessors: read.boolean('RUN_PROCESSORS', true),
     queuePrefix: read.string('QUEUE_PREFIX', 'svc'),

@@ -31,13 +31,21 @@ export class ReadingEventStore extends EventStore {
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedState): Promise<AppendResult> {
     const result = await this.adapter.append(streamId, events, expected);
-    recordWrite(result.position);
+    recordWrite(
+      result.position,
+      events.map((e) => e.type),
+    );
     return result;
   }
 
   async appendAtomically(appends: StreamAppend[]): Promise<AppendResult[]> {
     const results = await this.adapter.appendAtomically(appends);
-    for (const result of results) recordWrite(result.position);
+    results.forEach((result, i) =>
+      recordWrite(
+        result.position,
+        appends[i].events.map((e) => e.type),
+      ),
+    );
     return results;
   }
 

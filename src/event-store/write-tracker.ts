@@ -3,18 +3,28 @@ import { LogPosition } from './log-position';
 
 interface WriteContext {
   lastPosition?: LogPosition;
+  eventTypes: Set<string>;
 }
 
 const writes = new AsyncLocalStorage<WriteContext>();
 
-/** Runs `work` and reports the furthest log position appended inside it (for read-your-writes). */
-export async function trackWrites<T>(work: () => Promise<T>): Promise<{ result: T; lastPosition?: LogPosition }> {
-  const context: WriteContext = {};
-  const result = await writes.run(context, work);
-  return { result, lastPosition: context.lastPosition };
+export interface TrackedWrites<T> {
+  result: T;
+  /** The furthest log position appended inside the work, if it appended anything. */
+  lastPosition?: LogPosition;
+  eventTypes: Set<string>;
 }
 
-export function recordWrite(position: LogPosition): void {
+/** Runs `work` and reports what it appended to the log (for read-your-writes). */
+export async function trackWrites<T>(work: () => Promise<T>): Promise<TrackedWrites<T>> {
+  const context: WriteContext = { eventTypes: new Set() };
+  const result = await writes.run(context, work);
+  return { result, lastPosition: context.lastPosition, eventTypes: context.eventTypes };
+}
+
+export function recordWrite(position: LogPosition, eventTypes: string[]): void {
   const context = writes.getStore();
-  if (context && (!context.lastPosition || position.isAfter(context.lastPosition))) context.lastPosition = position;
+  if (!context) return;
+  for (const type of eventTypes) context.eventTypes.add(type);
+  if (!context.lastPosition || position.isAfter(context.lastPosition)) context.lastPosition = position;
 }

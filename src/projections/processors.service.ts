@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { EventStore } from '../event-store/event-store';
-import { ProcessManager, Processor, PROCESSOR_KIND, Projection } from './runner/processor';
+import { handlesType, ProcessManager, Processor, PROCESSOR_KIND, Projection } from './runner/processor';
 import { ProcessorRunner } from './runner/processor-runner';
 
 /** Finds every projection and process manager in the app and runs each with its own runner. */
@@ -34,6 +34,14 @@ export class ProcessorsService implements OnApplicationBootstrap, OnApplicationS
     const duplicate = names.find((name, i) => names.indexOf(name) !== i);
     if (duplicate) throw new Error(`two processors are named ${duplicate}`);
     this.runners = this.processors.map((p) => new ProcessorRunner(p, dataSource, store, this.logger));
+  }
+
+  /** The projections that read at least one of these event types. */
+  projectionsReading(eventTypes: Iterable<string>): string[] {
+    const types = [...eventTypes];
+    return this.processors
+      .filter((p) => p.kind === 'projection' && types.some(handlesType(p)))
+      .map((p) => (p as { projection: Projection }).projection.name);
   }
 
   get projectionNames(): string[] {

@@ -22,9 +22,16 @@ export class ProjectionWaiter {
     for (const runner of processors.runners) runner.onProgress(() => this.progress.notify());
   }
 
-  /** Resolves true once all projections passed `position`, false if the time ran out. */
-  async waitFor(position: LogPosition, timeoutMs = this.config.readYourWritesTimeoutMs): Promise<boolean> {
-    const names = this.processors.projectionNames;
+  /**
+   * Resolves true once the projections reading any of `eventTypes` (all of them
+   * when omitted) have passed `position`; false if the time ran out.
+   */
+  async waitFor(
+    position: LogPosition,
+    eventTypes?: Iterable<string>,
+    timeoutMs = this.config.readYourWritesTimeoutMs,
+  ): Promise<boolean> {
+    const names = eventTypes ? this.processors.projectionsReading(eventTypes) : this.processors.projectionNames;
     if (names.length === 0) return true;
     const deadline = Date.now() + timeoutMs;
     let pollMs = 5;
@@ -53,7 +60,9 @@ export class ProjectionWaiter {
 
 /**
  * Read your writes: a request that appended events answers only after the
- * projections have applied them, so the caller's next GET sees its change.
+ * projections reading those event types have applied them, so the caller's
+ * next GET sees its change. The wait is bounded: past it the request answers
+ * anyway and a warning is logged (the change is stored; only the view lags).
  */
 @Injectable()
 export class ReadYourWritesInterceptor implements NestInterceptor {
@@ -62,8 +71,10 @@ export class ReadYourWritesInterceptor implements NestInterceptor {
   intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
     return from(
       (async () => {
-        const { result, lastPosition } = await trackWrites(() => lastValueFrom(next.handle(), { defaultValue: undefined }));
-        if (lastPosition) await this.waiter.waitFor(lastPosition);
+        const { result, lastPosition, eventTypes } = await trackWrites(() =>
+          lastValueFrom(next.handle(), { defaultValue: undefined }),
+        );
+        if (lastPosition) await this.waiter.waitFor(lastPosition, eventTypes);
         return result;
       })(),
     );

@@ -16,8 +16,10 @@ describe('rate limiting', () => {
     try {
       for (let i = 0; i < 3; i++) expect((await fetch(`${app.url}/docs/json`)).status).toBe(200);
       await expectLimited(await fetch(`${app.url}/docs/json`));
-      // Each credential has its own budget.
-      expect((await fetch(`${app.url}/docs/json`, { headers: { authorization: 'Bearer svc_other' } })).status).toBe(200);
+      // A made-up credential does not buy a fresh budget.
+      await expectLimited(await fetch(`${app.url}/docs/json`, { headers: { authorization: 'Bearer svc_made_up' } }));
+      // Without TRUST_PROXY a forged X-Forwarded-For does not either.
+      await expectLimited(await fetch(`${app.url}/docs/json`, { headers: { 'x-forwarded-for': '203.0.113.9' } }));
       for (let i = 0; i < 5; i++) expect((await fetch(`${app.url}/health`)).status).toBe(200);
     } finally {
       await app.close();

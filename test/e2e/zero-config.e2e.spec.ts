@@ -35,10 +35,11 @@ describe('zero-configuration start', () => {
 
   it('serves /health from the built server with an empty environment, then stops cleanly', async () => {
     const port = await freePort();
-    // Nothing but what any shell has: no DATABASE_URL, no REDIS_URL.
+    // Nothing but what any shell has (and a free port): no DATABASE_URL, no REDIS_URL, no DATA_DIR.
+    // The working directory is a fresh private (0700) directory, so the default ./.data lands there.
     child = spawn(process.execPath, [main], {
-      cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), DATA_DIR: path.join(dataDir, 'data') },
+      cwd: dataDir,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (chunk) => (output += chunk));
@@ -57,7 +58,7 @@ describe('zero-configuration start', () => {
     expect(output).toContain('embedded PostgreSQL');
     expect(output).not.toMatch(/"level":50/); // nothing logged at error level
 
-    const postgresPid = Number(readFileSync(path.join(dataDir, 'data/postgres/postmaster.pid'), 'utf8').split('\n')[0]);
+    const postgresPid = Number(readFileSync(path.join(dataDir, '.data/postgres/postmaster.pid'), 'utf8').split('\n')[0]);
     expect(isAlive(postgresPid)).toBe(true);
 
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));

@@ -41,3 +41,18 @@ describe('error responses', () => {
     expect(logger.error).toHaveBeenCalled();
   });
 });
+
+describe('error responses for concurrency conflicts', () => {
+  it('answers a lost optimistic-concurrency race with 409, not 500', () => {
+    const logger = { error: jest.fn() } as unknown as Logger;
+    const { WrongExpectedVersionError } = jest.requireActual('../../src/event-store/event-store');
+    expect(toErrorResponse(new WrongExpectedVersionError('wallet-1', 3, 4), logger).status).toBe(409);
+  });
+
+  it('logs unexpected errors without their driver details', () => {
+    const error = Object.assign(new Error('duplicate key'), { parameters: ['svc_secret_token'], detail: 'Key (email)=(a@b.c)' });
+    const logger = { error: jest.fn() } as unknown as Logger;
+    toErrorResponse(error, logger);
+    expect(JSON.stringify((logger.error as jest.Mock).mock.calls)).not.toMatch(/svc_secret_token|a@b\.c/);
+  });
+});

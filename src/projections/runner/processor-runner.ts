@@ -1,5 +1,6 @@
 import { LoggerService } from '@nestjs/common';
-import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { Client } from 'pg';
+import { DataSource, EntityManager } from 'typeorm';
 import { EventStore, RecordedEvent, Subscription } from '../../event-store/event-store';
 import { LogPosition } from '../../event-store/log-position';
 import { Checkpoints } from './checkpoints';
@@ -19,6 +20,8 @@ export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = { batchSize: 500, maxAttemp
 /** Stops a batch whose checkpoint another runner has moved; the runner reloads and goes on. */
 class CheckpointMoved extends Error {}
 
+class LockHeldElsewhere extends Error {}
+
 /**
  * Drives one processor through the log. Exactly one runner per processor is
  * active across all processes: it holds a session advisory lock, and every
@@ -28,12 +31,12 @@ class CheckpointMoved extends Error {}
 export class ProcessorRunner {
   readonly name: string;
   private readonly handles: (type: string) => boolean;
-  private lockConnection: QueryRunner | undefined;
+  private lockConnection: Client | undefined;
+  private lifecycle: Promise<void> = Promise.resolve();
   private subscription: Subscription | undefined;
   private position = LogPosition.START;
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
-  private ticking: Promise<void> = Promise.resolve();
   private readonly progressListeners = new Set<(name: string, position: LogPosition) => void>();
 
   constructor(
@@ -70,13 +73,20 @@ export class ProcessorRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.ticking;
-    await this.deactivate();
+    await this.serially(() => this.deactivate());
+  }
+
+  /** Lifecycle steps (activate, rebuild, deactivate) never overlap. */
+  private serially(step: () => Promise<void>): Promise<void> {
+    const run = this.lifecycle.then(step);
+    this.lifecycle = run.catch(() => undefined);
+    return run;
   }
 
   /** One look around: take the lock if free, honour a rebuild request, schedule the next look. */
   private tick(): Promise<void> {
-    this.ticking = (async () => {
+    return this.serially(async () => {
+      if (this.stopped) return;
       try {
         if (!this.subscription) await this.tryActivate();
         else await this.checkLockAndRebuild();
@@ -85,17 +95,21 @@ export class ProcessorRunner {
         await this.deactivate();
       }
       if (!this.stopped) this.timer = setTimeout(() => void this.tick(), this.options.pollMs);
-    })();
-    return this.ticking;
+    });
   }
 
   private async tryActivate(): Promise<void> {
-    const connection = this.dataSource.createQueryRunner();
-    await connection.connect();
-    const [{ locked }] = await connection.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [lockKey(this.name)]);
-    if (!locked) {
-      await connection.release();
-      return;
+    // Its own connection, outside the pool: held for as long as this runner is active.
+    const connection = new Client({ connectionString: connectionString(this.dataSource) });
+    connection.on('error', () => undefined); // noticed by the next tick's liveness query
+    try {
+      await connection.connect();
+      const { rows } = await connection.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [lockKey(this.name)]);
+      if (!rows[0].locked) throw new LockHeldElsewhere();
+    } catch (error) {
+      await connection.end().catch(() => undefined);
+      if (error instanceof LockHeldElsewhere) return;
+      throw error;
     }
     this.lockConnection = connection;
     const checkpoint = await Checkpoints.read(this.dataSource.manager, this.name);
@@ -110,8 +124,9 @@ export class ProcessorRunner {
     const checkpoint = await Checkpoints.read(this.dataSource.manager, this.name);
     if (!checkpoint.rebuildRequested) return;
     this.logger.log(`processor ${this.name}: rebuilding from the start of the log`);
-    await this.subscription?.stop();
+    const subscription = this.subscription;
     this.subscription = undefined;
+    await subscription?.stop();
     await this.reset();
     this.subscribe();
   }
@@ -127,13 +142,13 @@ export class ProcessorRunner {
 
   private async deactivate(): Promise<void> {
     const subscription = this.subscription;
-    this.subscription = undefined;
-    await subscription?.stop();
     const connection = this.lockConnection;
+    this.subscription = undefined;
     this.lockConnection = undefined;
-    if (connection && !connection.isReleased) {
+    await subscription?.stop();
+    if (connection) {
       await connection.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey(this.name)]).catch(() => undefined);
-      await connection.release();
+      await connection.end().catch(() => undefined);
     }
   }
 
@@ -146,8 +161,11 @@ export class ProcessorRunner {
     this.position = LogPosition.START;
   }
 
-  private async handleBatch(events: RecordedEvent[]): Promise<void> {
+  private async handleBatch(delivered: RecordedEvent[]): Promise<void> {
     if (this.stopped) throw new Error('runner stopped');
+    // A batch retried after a partial event-by-event pass: skip what is already applied.
+    const events = delivered.filter((event) => event.position.isAfter(this.position));
+    if (events.length === 0) return;
     const last = events[events.length - 1].position;
     try {
       if (this.processor.kind === 'projection') await this.applyBatch(events, last);
@@ -243,13 +261,19 @@ export class ProcessorRunner {
   private async restartFromStoredCheckpoint(): Promise<void> {
     this.logger.warn(`processor ${this.name}: checkpoint moved elsewhere; stepping down`);
     // Stopping from inside the subscription's own callback would wait for itself.
-    setImmediate(() => void this.deactivate());
+    setImmediate(() => void this.serially(() => this.deactivate()));
   }
 
   private advanced(position: LogPosition): void {
     this.position = position;
     for (const listener of this.progressListeners) listener(this.name, position);
   }
+}
+
+function connectionString(dataSource: DataSource): string {
+  const url = (dataSource.options as { url?: string }).url;
+  if (!url) throw new Error('the processor runner needs a DataSource configured with a url');
+  return url;
 }
 
 export function lockKey(name: string): string {
