@@ -22,6 +22,7 @@ import { catchUpSubscription } from '../catch-up-subscription';
 const NOTIFY_CHANNEL = 'svc_events';
 const APPEND_RETRIES = 20;
 const LISTEN_RECONNECT_MS = 2_000;
+const NOTIFY_COALESCE_MS = 10;
 
 interface EventRow {
   position: string;
@@ -312,17 +313,21 @@ export class PostgresEventStore extends EventStore {
     return rows[0].revision === null ? -1 : Number(rows[0].revision);
   }
 
-  /** Wakes local subscribers now and other processes through one coalesced NOTIFY. */
+  /**
+   * Wakes local subscribers now, and other processes through a NOTIFY sent at
+   * most once per NOTIFY_COALESCE_MS: each NOTIFY is a commit of its own that
+   * takes a cluster-wide lock, so one per append would halve append throughput.
+   */
   private announce(): void {
     this.wake.notify();
     if (this.notifyPending || this.closed) return;
     this.notifyPending = true;
-    setImmediate(() => {
+    setTimeout(() => {
       this.pool
         .query(`SELECT pg_notify('${NOTIFY_CHANNEL}', '')`)
         .catch(() => undefined) // subscribers poll anyway
         .finally(() => (this.notifyPending = false));
-    });
+    }, NOTIFY_COALESCE_MS);
   }
 
   private listen(): void {
