@@ -22,7 +22,8 @@ import { migrate } from '../src/platform/database/migrate';
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const WRITERS = 16;
 const STREAMS = 1_000;
-const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 5_000);
+const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 3_000);
+const ROUNDS = 5;
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
 
 async function main(): Promise<void> {
@@ -61,15 +62,20 @@ async function benchAppends(pool: Pool) {
 
   await concurrently(plain, 1_000); // warm-up
   await concurrently(append, 1_000);
+  // Alternating pairs of rounds; the median of the per-pair ratios shrugs off a burst of load
+  // from other tenants of this machine hitting one side of one pair.
+  const ratios: number[] = [];
   const totals = { plain: { ops: 0, ms: 0 }, store: { ops: 0, ms: 0 } };
-  for (let round = 0; round < 2; round++) {
-    for (const [key, op] of [
-      ['plain', plain],
-      ['store', append],
+  for (let round = 0; round < ROUNDS; round++) {
+    const plainRound = await concurrently(plain, ROUND_MS);
+    const storeRound = await concurrently(append, ROUND_MS);
+    ratios.push(storeRound.ops / storeRound.ms / (plainRound.ops / plainRound.ms));
+    for (const [total, result] of [
+      [totals.plain, plainRound],
+      [totals.store, storeRound],
     ] as const) {
-      const result = await concurrently(op, ROUND_MS);
-      totals[key].ops += result.ops;
-      totals[key].ms += result.ms;
+      total.ops += result.ops;
+      total.ms += result.ms;
     }
   }
   await store.close();
@@ -80,8 +86,9 @@ async function benchAppends(pool: Pool) {
     streams: STREAMS,
     eventStoreAppendsPerSecond: Math.round(storePerSecond),
     plainInsertCommitsPerSecond: Math.round(plainPerSecond),
-    ratio: round2(storePerSecond / plainPerSecond),
-    target: 'ratio >= 0.7',
+    ratio: round2(median(ratios)),
+    ratioPerRound: ratios.map(round2),
+    target: 'ratio >= 0.7 (median of the rounds)',
   };
 }
 
@@ -179,6 +186,11 @@ function withDatabase(base: string, name: string): string {
   const url = new URL(base);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function round2(n: number): number {
