@@ -35,52 +35,59 @@ interface EventRow {
   metadata: RecordedEvent['metadata'];
 }
 
-/** The head check each expected state needs; `$6` is the expected revision. */
-const APPEND_CONDITIONS = {
-  any: 'TRUE',
-  no_stream: 'head.revision = -1',
-  exists: 'head.revision >= 0',
-  revision: 'head.revision = $6',
+/**
+ * How each expected state moves the stream's head row (`streams`), returning the
+ * new last revision, or nothing when the expectation fails. `$6` is the number
+ * of events, `$7` the expected revision. Writers to one stream queue on its row
+ * lock; one whose expectation no longer holds after the wait gets no row.
+ */
+const HEAD_MOVES = {
+  any: `INSERT INTO streams (stream_id, revision) VALUES ($1, $6::bigint - 1)
+        ON CONFLICT (stream_id) DO UPDATE SET revision = streams.revision + $6::bigint
+        RETURNING revision`,
+  no_stream: `INSERT INTO streams (stream_id, revision) VALUES ($1, $6::bigint - 1)
+              ON CONFLICT (stream_id) DO NOTHING
+              RETURNING revision`,
+  exists: `UPDATE streams SET revision = revision + $6::bigint WHERE stream_id = $1 RETURNING revision`,
+  revision: `UPDATE streams SET revision = revision + $6::bigint WHERE stream_id = $1 AND revision = $7::bigint RETURNING revision`,
 };
 
-type AppendVariant = keyof typeof APPEND_CONDITIONS;
+type AppendVariant = keyof typeof HEAD_MOVES;
 
 /**
- * One statement: read the stream head and insert after it. Two appends racing
- * on one head collide on the unique (stream_id, revision) index. `rows` says
- * where the new rows come from: arrays for a batch, plain parameters for the
- * common single event (no arrays to build and parse).
+ * One statement: move the stream head, then insert the events after the old
+ * head. `rows` says where the new rows come from: arrays for a batch, plain
+ * parameters for the common single event (no arrays to build and parse).
  */
 function appendStatements(rows: string): Record<AppendVariant, string> {
-  const entries = Object.entries(APPEND_CONDITIONS).map(([variant, condition]) => [
+  const entries = Object.entries(HEAD_MOVES).map(([variant, move]) => [
     variant,
-    `WITH head AS (
-       SELECT coalesce((SELECT revision FROM events WHERE stream_id = $1 ORDER BY revision DESC LIMIT 1), -1) AS revision
-     )
+    `WITH head AS (${move})
      INSERT INTO events (event_id, stream_id, revision, type, data, metadata)
      ${rows}
-      WHERE ${condition}
      RETURNING revision, position, transaction_id::text AS commit_position`,
   ]);
   return Object.fromEntries(entries) as Record<AppendVariant, string>;
 }
 
 const APPEND_BATCH_SQL = appendStatements(
-  `SELECT e.event_id, $1, head.revision + e.ord, e.type, e.data, e.metadata
+  `SELECT e.event_id, $1, head.revision - $6::bigint + e.ord, e.type, e.data, e.metadata
      FROM head, unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(event_id, type, data, metadata, ord)`,
 );
-const APPEND_ONE_SQL = appendStatements(`SELECT $2::uuid, $1, head.revision + 1, $3, $4::jsonb, $5::jsonb FROM head`);
+const APPEND_ONE_SQL = appendStatements(`SELECT $2::uuid, $1, head.revision, $3, $4::jsonb, $5::jsonb FROM head`);
 
 const SELECT_COLUMNS = `position, transaction_id::text AS commit_position, event_id, stream_id, revision, type, data, metadata`;
 
 /**
- * The event store on one append-only PostgreSQL table (see the migration).
+ * The event store on one append-only PostgreSQL table, plus a head row per
+ * stream (see the migrations).
  *
- * Appends are a single INSERT whose revisions come from the stream's head read
- * in the same statement; the unique (stream_id, revision) index turns a race
- * into a wrong-expected-version error. Readers of the global log only see rows
- * written by transactions older than every transaction still running, so a
- * sequence number that commits late is never skipped.
+ * An append is a single statement that moves the stream's head row and inserts
+ * the events after it: writers to one stream queue on that row, and one whose
+ * expected revision no longer holds gets a wrong-expected-version error.
+ * Readers of the global log only see rows written by transactions older than
+ * every transaction still running, so a sequence number that commits late is
+ * never skipped.
  */
 export class PostgresEventStore extends EventStore {
   private readonly wake = new WakeSignal();
@@ -248,8 +255,10 @@ export class PostgresEventStore extends EventStore {
           events.map((e) => JSON.stringify(e.data)),
           events.map((e) => JSON.stringify(completeMetadata(e.metadata, now))),
         ];
+    params.push(events.length);
     let variant: AppendVariant;
     if (expected === 'any' || expected === 'no_stream' || expected === 'exists') variant = expected;
+    else if (expected === -1) variant = 'no_stream';
     else {
       if (!Number.isSafeInteger(expected) || expected < -1) throw new Error(`invalid expected revision ${expected}`);
       params.push(expected);
@@ -306,11 +315,8 @@ export class PostgresEventStore extends EventStore {
   }
 
   private async streamRevision(streamId: string): Promise<number> {
-    const { rows } = await this.pool.query<{ revision: string | null }>(
-      'SELECT max(revision) AS revision FROM events WHERE stream_id = $1',
-      [streamId],
-    );
-    return rows[0].revision === null ? -1 : Number(rows[0].revision);
+    const { rows } = await this.pool.query<{ revision: string }>('SELECT revision FROM streams WHERE stream_id = $1', [streamId]);
+    return rows[0] ? Number(rows[0].revision) : -1;
   }
 
   /**

@@ -1,4 +1,5 @@
 import { EventStore1763770000000 } from './1763770000000-event-store';
+import { StreamHeads1763790000000 } from './1763790000000-stream-heads';
 
 /** Every migration, in order. The server runs the pending ones at start. */
-export const MIGRATIONS = [EventStore1763770000000];
+export const MIGRATIONS = [EventStore1763770000000, StreamHeads1763790000000];
