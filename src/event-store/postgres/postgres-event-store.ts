@@ -107,7 +107,7 @@ export class PostgresEventStore extends EventStore {
     const append = { streamId, events: withIds(events), expected };
     for (let attempt = 0; ; attempt++) {
       try {
-        const result = await this.withClient((client) => this.appendWith(client, append));
+        const result = await this.appendWith(this.pool, append);
         this.announce();
         return result;
       } catch (error) {
@@ -211,30 +211,11 @@ export class PostgresEventStore extends EventStore {
   }
 
   /**
-   * A connection for one statement. Unlike `pool.query`, a server-reported error
-   * (a lost race on a stream head) keeps the connection and its prepared
-   * statements instead of closing it.
+   * `db` is the pool for a lone append, or the transaction's client. A lost
+   * race returns no row rather than an error, so connections are not dropped
+   * for it (pg's pool closes a connection whose query failed).
    */
-  private async withClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      return await work(client);
-    } catch (error) {
-      if (
-        !(error instanceof DatabaseError) &&
-        !(error instanceof UniqueViolation) &&
-        !(error instanceof WrongExpectedVersionError)
-      ) {
-        broken = error as Error;
-      }
-      throw error;
-    } finally {
-      client.release(broken);
-    }
-  }
-
-  private async appendWith(db: PoolClient, append: StreamAppend): Promise<AppendResult> {
+  private async appendWith(db: Pool | PoolClient, append: StreamAppend): Promise<AppendResult> {
     const { streamId, events, expected } = append;
     if (events.length === 0) throw new Error('append needs at least one event');
     const now = this.now();
@@ -277,9 +258,9 @@ export class PostgresEventStore extends EventStore {
       throw error;
     }
     if (rows.length === 0) {
-      const stored = await this.alreadyStored(streamId, events);
+      const stored = await this.alreadyStored(streamId, events, db);
       if (stored) return stored;
-      throw new WrongExpectedVersionError(streamId, expected, await this.streamRevision(streamId));
+      throw new WrongExpectedVersionError(streamId, expected, await this.streamRevision(streamId, db));
     }
     let last = rows[0];
     for (const row of rows) if (BigInt(row.position) > BigInt(last.position)) last = row;
@@ -301,9 +282,13 @@ export class PostgresEventStore extends EventStore {
     return new WrongExpectedVersionError(append.streamId, append.expected, await this.streamRevision(append.streamId));
   }
 
-  private async alreadyStored(streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
+  private async alreadyStored(
+    streamId: string,
+    events: NewEvent[],
+    db: Pool | PoolClient = this.pool,
+  ): Promise<AppendResult | null> {
     const ids = events.map((e) => e.eventId);
-    const { rows } = await this.pool.query<{ stream_id: string; revision: string; position: string; commit_position: string }>(
+    const { rows } = await db.query<{ stream_id: string; revision: string; position: string; commit_position: string }>(
       `SELECT stream_id, revision, position, transaction_id::text AS commit_position
          FROM events WHERE event_id = ANY($1::uuid[])
          ORDER BY transaction_id, position`,
@@ -314,8 +299,8 @@ export class PostgresEventStore extends EventStore {
     return { revision: Number(last.revision), position: new LogPosition(BigInt(last.commit_position), BigInt(last.position)) };
   }
 
-  private async streamRevision(streamId: string): Promise<number> {
-    const { rows } = await this.pool.query<{ revision: string }>('SELECT revision FROM streams WHERE stream_id = $1', [streamId]);
+  private async streamRevision(streamId: string, db: Pool | PoolClient = this.pool): Promise<number> {
+    const { rows } = await db.query<{ revision: string }>('SELECT revision FROM streams WHERE stream_id = $1', [streamId]);
     return rows[0] ? Number(rows[0].revision) : -1;
   }
 
