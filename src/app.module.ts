@@ -5,6 +5,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { storedEventIdProvider } from './event-store/stored-event';
+import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
 import { DatabaseModule } from './platform/database/database.module';
 import { QueueModule } from './platform/queue/queue.module';
@@ -30,7 +31,7 @@ export class AppModule {
   static forRoot(config: AppConfig, features: DynamicModule['imports'] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [...platformModules(config), HealthModule, ...features],
+      imports: [...platformModules(config), AuthModule, HealthModule, ...features],
       providers: [{ provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor }],
     };
   }

@@ -7,6 +7,7 @@ import { storedEvent, StoredEventMessage } from '../../src/event-store/stored-ev
 import { DomainError } from '../../src/platform/errors/domain-error';
 import { AsProjection, Projection } from '../../src/projections/runner/processor';
 import { AddNoteDto } from './notes/add-note.dto';
+import { Public } from '../../src/modules/auth/http/authentication';
 
 /**
  * A tiny feature used only by tests to exercise the platform end to end: a
@@ -70,6 +71,7 @@ export class NoteAddedListener implements IEventHandler<StoredEventMessage<{ not
   }
 }
 
+@Public()
 @Controller('test/notes')
 class NotesController {
   constructor(

@@ -2,6 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { SkipThrottle } from '../../platform/http/rate-limit';
+import { Public } from '../auth/http/authentication';
 import { HealthService } from './health.service';
 
 class HealthResponse {
@@ -16,6 +17,7 @@ export class HealthController {
   constructor(private readonly health: HealthService) {}
 
   @Get()
+  @Public()
   @SkipThrottle()
   @ApiOkResponse({ type: HealthResponse, description: 'PostgreSQL, the event store and the queue backend answer' })
   @ApiServiceUnavailableResponse({ type: HealthResponse, description: 'one of them does not' })

@@ -1,0 +1,18 @@
+import { Scope } from '../../domain/api-token';
+
+export class IssueTokenCommand {
+  constructor(
+    readonly userId: string,
+    readonly name: string,
+    readonly scopes: Scope[],
+    readonly via: 'device' | 'api' | 'admin',
+    readonly options: { expiresInDays?: number | null; policyId?: string | null } = {},
+  ) {}
+}
+
+/** The plaintext is returned once, here, and stored nowhere. */
+export interface IssuedToken {
+  tokenId: string;
+  token: string;
+  expiresAt: string | null;
+}

@@ -1,0 +1,7 @@
+export class RevokeTokenCommand {
+  constructor(
+    readonly tokenId: string,
+    /** The caller: only a token's owner may revoke it. */
+    readonly byUserId: string,
+  ) {}
+}

@@ -1,0 +1,21 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { EventStore } from '../../../../event-store/event-store';
+import { Clock } from '../../../../platform/clock/clock';
+import { ApiTokenEvent, decideApiToken, evolveApiToken, initialApiTokenState } from '../../domain/api-token.decider';
+import { RevokeTokenCommand } from './revoke-token.command';
+
+@CommandHandler(RevokeTokenCommand)
+export class RevokeTokenHandler implements ICommandHandler<RevokeTokenCommand, void> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(command: RevokeTokenCommand): Promise<void> {
+    const streamId = `token-${command.tokenId}`;
+    const history = await this.store.readStream(streamId);
+    const state = history.map((e) => e as unknown as ApiTokenEvent).reduce(evolveApiToken, initialApiTokenState);
+    const events = decideApiToken({ type: 'RevokeToken', byUserId: command.byUserId, now: this.clock.now() }, state);
+    if (events.length > 0) await this.store.append(streamId, events, history.length - 1);
+  }
+}
