@@ -3,13 +3,17 @@ import { APP_GUARD } from '@nestjs/core';
 import { IssueTokenHandler } from './commands/issue-token/issue-token.handler';
 import { RevokeTokenHandler } from './commands/revoke-token/revoke-token.handler';
 import { TokenGuard } from './http/authentication';
+import { TokensController } from './http/tokens.controller';
+import { ListTokensHandler } from './queries/list-tokens/list-tokens.handler';
 import { ApiTokensProjection } from './read-models/api-tokens.projection';
 
 const commandHandlers = [IssueTokenHandler, RevokeTokenHandler];
+const queryHandlers = [ListTokensHandler];
 const projections = [ApiTokensProjection];
 
 /** Sign-in for CLIs and agents: API tokens and the guard every route passes. */
 @Module({
-  providers: [...commandHandlers, ...projections, { provide: APP_GUARD, useClass: TokenGuard }],
+  controllers: [TokensController],
+  providers: [...commandHandlers, ...queryHandlers, ...projections, { provide: APP_GUARD, useClass: TokenGuard }],
 })
 export class AuthModule {}

@@ -14,5 +14,9 @@ export class IssueTokenCommand {
 export interface IssuedToken {
   tokenId: string;
   token: string;
+  name: string;
+  scopes: Scope[];
+  policyId: string | null;
+  createdAt: string;
   expiresAt: string | null;
 }

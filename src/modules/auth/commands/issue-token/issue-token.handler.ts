@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '../../../../event-store/event-store';
 import { Clock } from '../../../../platform/clock/clock';
 import { generateApiToken, hashApiToken } from '../../domain/api-token';
-import { decideApiToken, initialApiTokenState } from '../../domain/api-token.decider';
+import { ApiTokenEvent, decideApiToken, initialApiTokenState } from '../../domain/api-token.decider';
 import { IssuedToken, IssueTokenCommand } from './issue-token.command';
 
 @CommandHandler(IssueTokenCommand)
@@ -32,7 +32,15 @@ export class IssueTokenHandler implements ICommandHandler<IssueTokenCommand, Iss
       initialApiTokenState,
     );
     await this.store.append(`token-${tokenId}`, events, 'no_stream');
-    const issued = events[0];
-    return { tokenId, token, expiresAt: issued.type === 'TokenIssued' ? issued.data.expiresAt : null };
+    const { data } = events[0] as Extract<ApiTokenEvent, { type: 'TokenIssued' }>;
+    return {
+      tokenId,
+      token,
+      name: data.name,
+      scopes: data.scopes,
+      policyId: data.policyId,
+      createdAt: data.issuedAt,
+      expiresAt: data.expiresAt,
+    };
   }
 }

@@ -1,0 +1,28 @@
+import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { Scope, SCOPES } from '../../domain/api-token';
+
+export class CreateTokenDto {
+  /** A label to recognise the token by, e.g. the machine or agent using it. */
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  /** A subset of the scopes of the token making the request. */
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayUnique()
+  @IsIn(SCOPES, { each: true })
+  scopes: Scope[];
+
+  /** Days until the token stops working; omit for no expiry. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  expiresInDays?: number;
+
+  /** A spend policy to attach (once spend policies exist). */
+  @IsOptional()
+  @IsUUID()
+  policyId?: string;
+}

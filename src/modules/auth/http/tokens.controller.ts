@@ -1,0 +1,81 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { DomainError } from '../../../platform/errors/domain-error';
+import { CreateTokenDto } from '../commands/create-token/create-token.dto';
+import { IssuedToken, IssueTokenCommand } from '../commands/issue-token/issue-token.command';
+import { RevokeTokenCommand } from '../commands/revoke-token/revoke-token.command';
+import { ListTokensQuery, TokenListItem } from '../queries/list-tokens/list-tokens.query';
+import { AnyToken, CurrentPrincipal, Principal } from './authentication';
+
+class TokenList {
+  @ApiProperty({ type: [TokenListItem] }) tokens: TokenListItem[];
+}
+
+class CreatedToken extends TokenListItem {
+  @ApiProperty({ description: 'The token itself, starting with svc_. Shown once: only its hash is stored.' }) token: string;
+}
+
+class Ok {
+  @ApiProperty({ example: true }) ok: true;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+@ApiTags('auth')
+@ApiBearerAuth()
+@AnyToken()
+@Controller('v1/auth')
+export class TokensController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get('tokens')
+  @ApiOkResponse({ type: TokenList, description: "The caller's active tokens, newest first" })
+  async list(@CurrentPrincipal() principal: Principal): Promise<TokenList> {
+    return { tokens: await this.queries.execute(new ListTokensQuery(principal.userId)) };
+  }
+
+  /** Creates a restricted token: its scopes must be a subset of the calling token's. */
+  @Post('tokens')
+  @ApiCreatedResponse({ type: CreatedToken })
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateTokenDto): Promise<CreatedToken> {
+    const beyond = body.scopes.filter((scope) => !principal.scopes.includes(scope));
+    if (beyond.length > 0) throw new DomainError('forbidden', `This token cannot grant scopes it lacks: ${beyond.join(', ')}`);
+    if (body.policyId) throw new DomainError('unprocessable', 'Unknown spend policy');
+    const issued: IssuedToken = await this.commands.execute(
+      new IssueTokenCommand(principal.userId, body.name, body.scopes, 'api', { expiresInDays: body.expiresInDays ?? null }),
+    );
+    return {
+      id: issued.tokenId,
+      name: issued.name,
+      scopes: issued.scopes,
+      policyId: issued.policyId,
+      policyName: null,
+      lastUsedAt: null,
+      expiresAt: issued.expiresAt,
+      revokedAt: null,
+      createdAt: issued.createdAt,
+      token: issued.token,
+    };
+  }
+
+  @Post('token/revoke')
+  @HttpCode(200)
+  @ApiOkResponse({ type: Ok, description: 'Revokes the token presented with this request' })
+  async revokePresented(@CurrentPrincipal() principal: Principal): Promise<Ok> {
+    await this.commands.execute(new RevokeTokenCommand(principal.tokenId, principal.userId));
+    return { ok: true };
+  }
+
+  @Delete('tokens/:id')
+  @ApiOkResponse({ type: Ok })
+  async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<Ok> {
+    // Anything that is not one of the caller's tokens, malformed ids included, is simply not found.
+    if (!UUID.test(id)) throw new DomainError('not_found', 'Token not found');
+    await this.commands.execute(new RevokeTokenCommand(id, principal.userId));
+    return { ok: true };
+  }
+}
