@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AppConfig } from './config/app-config';
+import { Clock } from './platform/clock/clock';
 import { ConfigModule } from './config/config.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { storedEventIdProvider } from './event-store/stored-event';
@@ -14,9 +15,9 @@ import { ReadYourWritesInterceptor } from './projections/read-your-writes';
 import { SagasModule } from './sagas/sagas.module';
 
 /** Infrastructure every feature module stands on. */
-export function platformModules(config: AppConfig) {
+export function platformModules(config: AppConfig, clock?: Clock) {
   return [
-    ConfigModule.forRoot(config),
+    ConfigModule.forRoot(config, clock),
     DatabaseModule,
     EventStoreModule,
     QueueModule,
@@ -28,10 +29,10 @@ export function platformModules(config: AppConfig) {
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, features: DynamicModule['imports'] = []): DynamicModule {
+  static forRoot(config: AppConfig, features: DynamicModule['imports'] = [], clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [...platformModules(config), AuthModule, HealthModule, ...features],
+      imports: [...platformModules(config, clock), AuthModule, HealthModule, ...features],
       providers: [{ provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor }],
     };
   }

@@ -2,6 +2,7 @@ import { DynamicModule, Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
+import { Clock } from './platform/clock/clock';
 import { startEmbeddedPostgres } from './platform/database/embedded-postgres';
 import { createHttpApp } from './platform/http/http-app';
 import { createRootLogger, PinoNestLogger } from './platform/http/logger';
@@ -25,12 +26,16 @@ export async function resolveInfrastructure(config: AppConfig): Promise<{ config
   return { config: { ...config, databaseUrl: embedded.url }, release: () => embedded.stop() };
 }
 
-export async function startServer(baseConfig: AppConfig, features: DynamicModule['imports'] = []): Promise<RunningServer> {
+export async function startServer(
+  baseConfig: AppConfig,
+  features: DynamicModule['imports'] = [],
+  clock?: Clock,
+): Promise<RunningServer> {
   Logger.overrideLogger(new PinoNestLogger(createRootLogger(baseConfig)));
   const { config, release } = await resolveInfrastructure(baseConfig);
   let app: NestFastifyApplication;
   try {
-    app = await createHttpApp(AppModule.forRoot(config, features), config);
+    app = await createHttpApp(AppModule.forRoot(config, features, clock), config);
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await release();

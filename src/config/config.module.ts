@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Inject, Module } from '@nestjs/common';
+import { Clock, SystemClock } from '../platform/clock/clock';
 import { AppConfig } from './app-config';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -7,7 +8,15 @@ export const InjectConfig = () => Inject(APP_CONFIG);
 @Global()
 @Module({})
 export class ConfigModule {
-  static forRoot(config: AppConfig): DynamicModule {
-    return { module: ConfigModule, providers: [{ provide: APP_CONFIG, useValue: config }], exports: [APP_CONFIG] };
+  /** The configuration and the clock: both fixed at start, both replaceable by tests. */
+  static forRoot(config: AppConfig, clock: Clock = new SystemClock()): DynamicModule {
+    return {
+      module: ConfigModule,
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: Clock, useValue: clock },
+      ],
+      exports: [APP_CONFIG, Clock],
+    };
   }
 }

@@ -3,7 +3,7 @@ import { Pool } from 'pg';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { PG_POOL } from '../platform/database/database.module';
-import { Clock, SystemClock } from '../platform/clock/clock';
+import { Clock } from '../platform/clock/clock';
 import { EventStore } from './event-store';
 import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
 import { PersonalDataVault } from './personal-data/personal-data-vault';
@@ -20,7 +20,6 @@ export function createEventStoreAdapter(config: AppConfig, pool: Pool, clock: Cl
 @Global()
 @Module({
   providers: [
-    { provide: Clock, useClass: SystemClock },
     { provide: PersonalDataVault, inject: [PG_POOL], useFactory: (pool: Pool) => new PersonalDataVault(pool) },
     Upcasters,
     {
@@ -30,7 +29,7 @@ export function createEventStoreAdapter(config: AppConfig, pool: Pool, clock: Cl
         new ReadingEventStore(createEventStoreAdapter(config, pool, clock), vault, upcasters),
     },
   ],
-  exports: [Clock, EventStore, PersonalDataVault, Upcasters],
+  exports: [EventStore, PersonalDataVault, Upcasters],
 })
 export class EventStoreModule implements OnApplicationShutdown {
   constructor(@Inject(EventStore) private readonly store: EventStore) {}

@@ -1,6 +1,7 @@
 import { DynamicModule } from '@nestjs/common';
 import { RunningServer, startServer } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config/app-config';
+import { Clock } from '../../src/platform/clock/clock';
 import { createTestDatabase, TestDatabase } from './database';
 
 export interface TestApp {
@@ -12,7 +13,7 @@ export interface TestApp {
 
 /** The real app on a real socket, on its own database. `ownDatabase: false` lets two apps share one. */
 export async function startTestApp(
-  options: { env?: Record<string, string>; features?: DynamicModule['imports']; db?: TestDatabase } = {},
+  options: { env?: Record<string, string>; features?: DynamicModule['imports']; db?: TestDatabase; clock?: Clock } = {},
 ): Promise<TestApp> {
   const db = options.db ?? (await createTestDatabase());
   const config = loadConfig({
@@ -24,7 +25,7 @@ export async function startTestApp(
     QUEUE_PREFIX: process.env.SVC_TEST_RUN_ID ?? 'svc-test',
     ...options.env,
   });
-  const server = await startServer(config, options.features);
+  const server = await startServer(config, options.features, options.clock);
   return {
     url: server.url,
     server,

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { CommandBus } from '@nestjs/cqrs';
+import { IssuedToken, IssueTokenCommand } from '../../src/modules/auth/commands/issue-token/issue-token.command';
+import { isWellFormedApiToken, SCOPES } from '../../src/modules/auth/domain/api-token';
+import { ManualClock } from '../../src/platform/clock/clock';
+import { startTestApp, TestApp } from '../support/app';
+import { json } from '../support/http';
+
+describe('device authorization flow', () => {
+  let app: TestApp;
+  let approver: IssuedToken;
+  const approverId = randomUUID();
+  const clock = new ManualClock(new Date());
+
+  beforeAll(async () => {
+    app = await startTestApp({ clock, env: { WEB_URL: 'https://web.example.com' } });
+    approver = await app.server.app.get(CommandBus).execute(new IssueTokenCommand(approverId, 'browser', [...SCOPES], 'admin'));
+    const deadline = Date.now() + 10_000;
+    while ((await post('/v1/auth/tokens', undefined, approver.token)).status === 401 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 25));
+  });
+  afterAll(async () => app?.close());
+
+  function post(path: string, body?: unknown, token?: string) {
+    return fetch(`${app.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body ?? {}),
+    });
+  }
+  const poll = (deviceCode: string) => post('/v1/auth/device/poll', { deviceCode });
+
+  it('signs a CLI in: start, approve as another user, poll hands the token out once, it works, then revoke', async () => {
+    const started = await post('/v1/auth/device/start');
+    expect(started.status).toBe(200);
+    const start = await json(started);
+    expect(start).toEqual({
+      deviceCode: expect.any(String),
+      userCode: expect.stringMatching(/^[BCDFGHJKMNPQRSTVWXZ2-9]{8}$/),
+      verificationUri: 'https://web.example.com/device',
+      expiresIn: 900,
+      interval: 5,
+    });
+    expect(start.deviceCode.length).toBeGreaterThanOrEqual(40);
+
+    expect(await json(await poll(start.deviceCode))).toEqual({ status: 'authorization_pending' });
+
+    const typed = `${start.userCode.slice(0, 4)}-${start.userCode.slice(4)}`.toLowerCase();
+    const approved = await post('/v1/auth/device/approve', { userCode: typed }, approver.token);
+    expect(approved.status).toBe(200);
+    expect(await json(approved)).toEqual({ ok: true });
+    expect((await post('/v1/auth/device/approve', { userCode: start.userCode }, approver.token)).status).toBe(409);
+
+    const first = await json(await poll(start.deviceCode));
+    expect(first).toEqual({ status: 'approved', token: expect.any(String), tokenType: 'Bearer', expiresIn: 90 * 24 * 3600 });
+    expect(isWellFormedApiToken(first.token)).toBe(true);
+    const again = await poll(start.deviceCode);
+    expect(again.status).toBe(400);
+    expect(JSON.stringify(await json(again))).not.toContain(first.token);
+
+    // The token belongs to the approving user and carries all four scopes.
+    const list = await json(await fetch(`${app.url}/v1/auth/tokens`, { headers: { authorization: `Bearer ${first.token}` } }));
+    const mine = list.tokens.find((t: { name: string }) => t.name === 'device sign-in');
+    expect(mine.scopes).toEqual([...SCOPES]);
+    expect(list.tokens.map((t: { id: string }) => t.id)).toContain(approver.tokenId);
+
+    expect((await post('/v1/auth/token/revoke', undefined, first.token)).status).toBe(200);
+    expect((await fetch(`${app.url}/v1/auth/tokens`, { headers: { authorization: `Bearer ${first.token}` } })).status).toBe(401);
+  });
+
+  it('expires after 900 seconds by the clock: polls answer expired and approval is refused', async () => {
+    const start = await json(await post('/v1/auth/device/start'));
+    clock.advance(899_000);
+    expect(await json(await poll(start.deviceCode))).toEqual({ status: 'authorization_pending' });
+    clock.advance(1_000);
+    expect(await json(await poll(start.deviceCode))).toEqual({ status: 'expired' });
+    const late = await post('/v1/auth/device/approve', { userCode: start.userCode }, approver.token);
+    expect(late.status).toBe(422);
+    expect((await json(late)).message).toMatch(/expired/);
+  });
+
+  it('answers unknown and malformed codes with a clear 4xx', async () => {
+    const unknownDevice = await poll('no-such-device-code');
+    expect(unknownDevice.status).toBe(404);
+    expect(await json(unknownDevice)).toEqual({ message: expect.any(String) });
+    expect((await post('/v1/auth/device/approve', { userCode: 'BCDF-GHJK' }, approver.token)).status).toBe(404);
+    expect((await post('/v1/auth/device/approve', { userCode: 'O0O0-I1I1' }, approver.token)).status).toBe(400);
+    expect((await post('/v1/auth/device/approve', { userCode: 'BCDF-GHJK' })).status).toBe(401);
+    expect((await post('/v1/auth/device/poll', {})).status).toBe(400);
+  });
+});
