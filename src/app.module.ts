@@ -8,6 +8,7 @@ import { EventStoreModule } from './event-store/event-store.module';
 import { storedEventIdProvider } from './event-store/stored-event';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
+import { UsersModule } from './modules/users/users.module';
 import { DatabaseModule } from './platform/database/database.module';
 import { QueueModule } from './platform/queue/queue.module';
 import { ProjectionsModule } from './projections/projections.module';
@@ -32,7 +33,7 @@ export class AppModule {
   static forRoot(config: AppConfig, features: DynamicModule['imports'] = [], clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [...platformModules(config, clock), AuthModule, HealthModule, ...features],
+      imports: [...platformModules(config, clock), AuthModule, UsersModule, HealthModule, ...features],
       providers: [{ provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor }],
     };
   }

@@ -28,3 +28,9 @@ export function recordWrite(position: LogPosition, eventTypes: string[]): void {
   for (const type of eventTypes) context.eventTypes.add(type);
   if (!context.lastPosition || position.isAfter(context.lastPosition)) context.lastPosition = position;
 }
+
+/** What the current request has appended so far (for a handler that reads its own write before answering). */
+export function writesSoFar(): { lastPosition?: LogPosition; eventTypes: Set<string> } {
+  const context = writes.getStore();
+  return { lastPosition: context?.lastPosition, eventTypes: context?.eventTypes ?? new Set() };
+}

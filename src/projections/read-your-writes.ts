@@ -5,7 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { LogPosition } from '../event-store/log-position';
 import { WakeSignal } from '../event-store/wake-signal';
-import { trackWrites } from '../event-store/write-tracker';
+import { trackWrites, writesSoFar } from '../event-store/write-tracker';
 import { ProcessorsService } from './processors.service';
 
 /** Waits, bounded, until every projection has passed a log position. */
@@ -46,6 +46,12 @@ export class ProjectionWaiter {
       await this.progress.wait(Math.min(pollMs, left));
       pollMs = Math.min(pollMs * 2, 100);
     }
+  }
+
+  /** Waits for the projections to apply what this request has appended so far. */
+  async catchUpWithThisRequest(): Promise<void> {
+    const { lastPosition, eventTypes } = writesSoFar();
+    if (lastPosition) await this.waitFor(lastPosition, eventTypes);
   }
 
   private async allPassed(names: string[], position: LogPosition): Promise<boolean> {

@@ -2,6 +2,13 @@ import { EventStore1763770000000 } from './1763770000000-event-store';
 import { StreamHeads1763790000000 } from './1763790000000-stream-heads';
 import { ApiTokens1763800000000 } from './1763800000000-api-tokens';
 import { DeviceCodes1763810000000 } from './1763810000000-device-codes';
+import { Users1763820000000 } from './1763820000000-users';
 
 /** Every migration, in order. The server runs the pending ones at start. */
-export const MIGRATIONS = [EventStore1763770000000, StreamHeads1763790000000, ApiTokens1763800000000, DeviceCodes1763810000000];
+export const MIGRATIONS = [
+  EventStore1763770000000,
+  StreamHeads1763790000000,
+  ApiTokens1763800000000,
+  DeviceCodes1763810000000,
+  Users1763820000000,
+];

@@ -3,5 +3,6 @@ export class RevokeTokenCommand {
     readonly tokenId: string,
     /** The caller: only a token's owner may revoke it. */
     readonly byUserId: string,
+    readonly reason: 'revoked' | 'user_deleted' = 'revoked',
   ) {}
 }

@@ -15,7 +15,10 @@ export class RevokeTokenHandler implements ICommandHandler<RevokeTokenCommand, v
     const streamId = `token-${command.tokenId}`;
     const history = await this.store.readStream(streamId);
     const state = history.map((e) => e as unknown as ApiTokenEvent).reduce(evolveApiToken, initialApiTokenState);
-    const events = decideApiToken({ type: 'RevokeToken', byUserId: command.byUserId, now: this.clock.now() }, state);
+    const events = decideApiToken(
+      { type: 'RevokeToken', byUserId: command.byUserId, reason: command.reason, now: this.clock.now() },
+      state,
+    );
     if (events.length > 0) await this.store.append(streamId, events, history.length - 1);
   }
 }

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { UsersService } from './commands/users.service';
+import { UsersController } from './http/users.controller';
+import { UsersProjection } from './read-models/users.projection';
+
+/** User accounts: registration, profile, deletion with crypto-shredding. */
+@Module({
+  controllers: [UsersController],
+  providers: [UsersService, UsersProjection],
+  exports: [UsersService],
+})
+export class UsersModule {}
