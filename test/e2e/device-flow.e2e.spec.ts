@@ -4,6 +4,7 @@ import { IssuedToken, IssueTokenCommand } from '../../src/modules/auth/commands/
 import { isWellFormedApiToken, SCOPES } from '../../src/modules/auth/domain/api-token';
 import { ManualClock } from '../../src/platform/clock/clock';
 import { startTestApp, TestApp } from '../support/app';
+import { openPool } from '../support/database';
 import { json } from '../support/http';
 
 describe('device authorization flow', () => {
@@ -66,6 +67,30 @@ describe('device authorization flow', () => {
 
     expect((await post('/v1/auth/token/revoke', undefined, first.token)).status).toBe(200);
     expect((await fetch(`${app.url}/v1/auth/tokens`, { headers: { authorization: `Bearer ${first.token}` } })).status).toBe(401);
+
+    // Server-side audit of all of it, failed attempt included; no route serves it, and no secret is in it.
+    const pool = openPool(app.db.url, 1);
+    const deadline = Date.now() + 10_000;
+    let kinds: string[] = [];
+    while (Date.now() < deadline) {
+      const { rows } = await pool.query('SELECT kind FROM auth_audit ORDER BY id');
+      kinds = rows.map((r) => r.kind);
+      if (
+        ['token_issued', 'device_approved', 'device_sign_in', 'token_revoked', 'authentication_failed'].every((k) =>
+          kinds.includes(k),
+        )
+      )
+        break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(new Set(kinds)).toEqual(
+      new Set(['token_issued', 'device_approved', 'device_sign_in', 'token_revoked', 'authentication_failed']),
+    );
+    const { rows } = await pool.query('SELECT t::text AS row FROM auth_audit t');
+    await pool.end();
+    expect(rows.map((r) => r.row).join('\n')).not.toContain(first.token);
+    const document = await json(await fetch(`${app.url}/docs/json`));
+    expect(JSON.stringify(Object.keys(document.paths))).not.toMatch(/audit/);
   });
 
   it('expires after 900 seconds by the clock: polls answer expired and approval is refused', async () => {

@@ -99,6 +99,17 @@ describe('API token endpoints', () => {
     expect((await call('GET', '/v1/auth/tokens', owner.token)).status).toBe(200);
   });
 
+  it('keeps lastUsedAt current (recorded at most once a minute per token)', async () => {
+    const deadline = Date.now() + 10_000;
+    let lastUsedAt: string | null = null;
+    while (!lastUsedAt && Date.now() < deadline) {
+      const { tokens } = await json(await call('GET', '/v1/auth/tokens', owner.token));
+      lastUsedAt = tokens.find((t: { id: string }) => t.id === owner.tokenId).lastUsedAt;
+      if (!lastUsedAt) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(Date.now() - Date.parse(lastUsedAt!)).toBeLessThan(60_000);
+  });
+
   it('needs a token for every endpoint', async () => {
     for (const [method, path] of [
       ['GET', '/v1/auth/tokens'],

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../../platform/clock/clock';
 import { DomainError } from '../../../platform/errors/domain-error';
 import { hashApiToken, isWellFormedApiToken, Scope } from '../domain/api-token';
+import { TokenUsage } from './token-usage';
 
 /** Who is calling: resolved from a Bearer token by the guard. */
 export interface Principal {
@@ -39,6 +40,7 @@ export class TokenGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly usage: TokenUsage,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -47,7 +49,14 @@ export class TokenGuard implements CanActivate {
     };
     if (access.kind === 'public') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest & { principal?: Principal }>();
-    const principal = await this.authenticate(request.headers.authorization);
+    let principal: Principal;
+    try {
+      principal = await this.authenticate(request.headers.authorization);
+    } catch (error) {
+      if (error instanceof DomainError) this.usage.failed(error.message, request.ip);
+      throw error;
+    }
+    this.usage.used(principal.tokenId);
     if (access.kind === 'scope' && !principal.scopes.includes(access.scope)) {
       throw new DomainError('forbidden', `This token lacks the "${access.scope}" scope`);
     }

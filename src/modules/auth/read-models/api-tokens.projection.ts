@@ -4,14 +4,21 @@ import { RecordedEvent } from '../../../event-store/event-store';
 import { AsProjection, Projection } from '../../../projections/runner/processor';
 import { ApiTokenEvent } from '../domain/api-token.decider';
 
-/** Builds `api_tokens` from TokenIssued / TokenRevoked. */
+/** Builds `api_tokens` from TokenIssued, TokenRevoked and TokenUsed (`lastUsedAt`). */
 @Injectable()
 @AsProjection()
 export class ApiTokensProjection implements Projection {
   readonly name = 'api-tokens';
-  readonly eventTypes = ['TokenIssued', 'TokenRevoked'];
+  readonly eventTypes = ['TokenIssued', 'TokenRevoked', 'TokenUsed'];
 
   async apply(event: RecordedEvent, tx: EntityManager): Promise<void> {
+    if (event.type === 'TokenUsed') {
+      await tx.query('UPDATE api_tokens SET last_used_at = greatest(last_used_at, $2) WHERE id = $1', [
+        event.data.tokenId,
+        event.data.usedAt,
+      ]);
+      return;
+    }
     const { type, data } = event as unknown as ApiTokenEvent;
     if (type === 'TokenIssued') {
       await tx.query(

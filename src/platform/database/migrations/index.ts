@@ -3,6 +3,7 @@ import { StreamHeads1763790000000 } from './1763790000000-stream-heads';
 import { ApiTokens1763800000000 } from './1763800000000-api-tokens';
 import { DeviceCodes1763810000000 } from './1763810000000-device-codes';
 import { Users1763820000000 } from './1763820000000-users';
+import { AuthAudit1763830000000 } from './1763830000000-auth-audit';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   ApiTokens1763800000000,
   DeviceCodes1763810000000,
   Users1763820000000,
+  AuthAudit1763830000000,
 ];
