@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import { IssuedToken, IssueTokenCommand } from '../../src/modules/auth/commands/issue-token/issue-token.command';
 import { isWellFormedApiToken, SCOPES } from '../../src/modules/auth/domain/api-token';
+import { UsersService } from '../../src/modules/users/commands/users.service';
 import { ManualClock } from '../../src/platform/clock/clock';
 import { startTestApp, TestApp } from '../support/app';
 import { openPool } from '../support/database';
@@ -10,11 +11,12 @@ import { json } from '../support/http';
 describe('device authorization flow', () => {
   let app: TestApp;
   let approver: IssuedToken;
-  const approverId = randomUUID();
+  let approverId: string;
   const clock = new ManualClock(new Date());
 
   beforeAll(async () => {
     app = await startTestApp({ clock, env: { WEB_URL: 'https://web.example.com' } });
+    approverId = await app.server.app.get(UsersService).register(`approver-${randomUUID()}@example.com`, 'Approver');
     approver = await app.server.app.get(CommandBus).execute(new IssueTokenCommand(approverId, 'browser', [...SCOPES], 'admin'));
     const deadline = Date.now() + 10_000;
     while ((await post('/v1/auth/tokens', undefined, approver.token)).status === 401 && Date.now() < deadline)
@@ -29,7 +31,11 @@ describe('device authorization flow', () => {
       body: JSON.stringify(body ?? {}),
     });
   }
-  const poll = (deviceCode: string) => post('/v1/auth/device/poll', { deviceCode });
+  /** Polls as a well-behaved client: one interval after the last poll. */
+  const poll = (deviceCode: string) => {
+    clock.advance(5_000);
+    return post('/v1/auth/device/poll', { deviceCode });
+  };
 
   it('signs a CLI in: start, approve as another user, poll hands the token out once, it works, then revoke', async () => {
     const started = await post('/v1/auth/device/start');
@@ -45,6 +51,10 @@ describe('device authorization flow', () => {
     expect(start.deviceCode.length).toBeGreaterThanOrEqual(40);
 
     expect(await json(await poll(start.deviceCode))).toEqual({ status: 'authorization_pending' });
+    // Faster than the interval: slow down.
+    const eager = await post('/v1/auth/device/poll', { deviceCode: start.deviceCode });
+    expect(eager.status).toBe(429);
+    expect((await json(eager)).message).toMatch(/slow_down/);
 
     const typed = `${start.userCode.slice(0, 4)}-${start.userCode.slice(4)}`.toLowerCase();
     const approved = await post('/v1/auth/device/approve', { userCode: typed }, approver.token);
@@ -60,6 +70,8 @@ describe('device authorization flow', () => {
     expect(JSON.stringify(await json(again))).not.toContain(first.token);
 
     // The token belongs to the approving user and carries all four scopes.
+    const me = await json(await fetch(`${app.url}/v1/users/me`, { headers: { authorization: `Bearer ${first.token}` } }));
+    expect(me.user).toMatchObject({ id: approverId, name: 'Approver' });
     const list = await json(await fetch(`${app.url}/v1/auth/tokens`, { headers: { authorization: `Bearer ${first.token}` } }));
     const mine = list.tokens.find((t: { name: string }) => t.name === 'device sign-in');
     expect(mine.scopes).toEqual([...SCOPES]);
@@ -94,11 +106,13 @@ describe('device authorization flow', () => {
   });
 
   it('expires after 900 seconds by the clock: polls answer expired and approval is refused', async () => {
+    // Two codes started together: one polled 899 s later, the other at 900 s.
     const start = await json(await post('/v1/auth/device/start'));
-    clock.advance(899_000);
+    const other = await json(await post('/v1/auth/device/start'));
+    clock.advance(894_000); // poll() adds its 5 s interval
     expect(await json(await poll(start.deviceCode))).toEqual({ status: 'authorization_pending' });
     clock.advance(1_000);
-    expect(await json(await poll(start.deviceCode))).toEqual({ status: 'expired' });
+    expect(await json(await post('/v1/auth/device/poll', { deviceCode: other.deviceCode }))).toEqual({ status: 'expired' });
     const late = await post('/v1/auth/device/approve', { userCode: start.userCode }, approver.token);
     expect(late.status).toBe(422);
     expect((await json(late)).message).toMatch(/expired/);

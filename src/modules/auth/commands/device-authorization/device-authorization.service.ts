@@ -35,6 +35,8 @@ export type DevicePoll =
 /** The device authorization grant (RFC 8628): start, approve, poll. */
 @Injectable()
 export class DeviceAuthorizationService {
+  private readonly lastPoll = new Map<string, number>();
+
   constructor(
     private readonly store: EventStore,
     private readonly dataSource: DataSource,
@@ -76,8 +78,9 @@ export class DeviceAuthorizationService {
 
   async poll(deviceCode: string): Promise<DevicePoll> {
     const streamId = deviceStreamId(deviceCode);
-    const { state, revision } = await loadDeviceCode(this.store, streamId);
     const now = this.clock.now();
+    this.enforceInterval(streamId, now);
+    const { state, revision } = await loadDeviceCode(this.store, streamId);
     const tokenId = randomUUID();
     const events = decideDeviceCode({ type: 'PollDeviceCode', newTokenId: tokenId, now }, state);
     const redeemed = events.find((e) => e.type === 'DeviceCodeRedeemed');
@@ -106,6 +109,23 @@ export class DeviceAuthorizationService {
       { streamId: `token-${tokenId}`, events: tokenEvents, expected: 'no_stream' },
     ]);
     return { status: 'approved', token, tokenType: 'Bearer', expiresIn: DEVICE_TOKEN_LIFETIME_DAYS * 24 * 60 * 60 };
+  }
+
+  /**
+   * RFC 8628's slow_down, as a 429: a client polling one code faster than the
+   * interval is told to wait. Kept per instance (a client spread over several
+   * instances can at worst poll once per interval on each).
+   */
+  private enforceInterval(streamId: string, now: Date): void {
+    const last = this.lastPoll.get(streamId);
+    if (last !== undefined && now.getTime() - last < DEVICE_POLL_INTERVAL_SECONDS * 1000) {
+      throw new DomainError('rate_limited', `slow_down: poll at most every ${DEVICE_POLL_INTERVAL_SECONDS} seconds`);
+    }
+    this.lastPoll.set(streamId, now.getTime());
+    if (this.lastPoll.size > 100_000) {
+      const horizon = now.getTime() - DEVICE_CODE_LIFETIME_SECONDS * 1000;
+      for (const [key, at] of this.lastPoll) if (at < horizon) this.lastPoll.delete(key);
+    }
   }
 
   /** User codes are short: draw again in the (rare) case one is still waiting elsewhere. */
