@@ -9,6 +9,7 @@ import { resolveInfrastructure } from './bootstrap';
 import { ConfigError, loadConfig } from './config/app-config';
 import { IssuedToken, IssueTokenCommand } from './modules/auth/commands/issue-token/issue-token.command';
 import { Scope, SCOPES } from './modules/auth/domain/api-token';
+import { RegisterUserCommand } from './modules/users/commands/register-user.command';
 import { UsersService } from './modules/users/commands/users.service';
 import { DomainError } from './platform/errors/domain-error';
 import { createRootLogger, PinoNestLogger } from './platform/http/logger';
@@ -45,17 +46,19 @@ async function main(argv: string[]): Promise<number> {
   const { config: resolved, release } = await resolveInfrastructure({ ...config, runProcessors: false });
   const context = await NestFactory.createApplicationContext(AppModule.forRoot(resolved), { logger });
   try {
-    const users = context.get(UsersService);
+    const commands = context.get(CommandBus);
     if (noun === 'user') {
-      console.log(await users.register(values.email, values.name ?? null));
+      console.log(await commands.execute(new RegisterUserCommand(values.email, values.name ?? null)));
       return 0;
     }
     const scopes = (values.scopes ?? SCOPES.join(',')).split(',').map((s) => s.trim()) as Scope[];
     const days = values['expires-in-days'] === undefined ? null : Number(values['expires-in-days']);
-    const userId = (await users.findByEmail(values.email)) ?? (await users.register(values.email, null));
-    const issued: IssuedToken = await context
-      .get(CommandBus)
-      .execute(new IssueTokenCommand(userId, values.name ?? 'admin', scopes, 'admin', { expiresInDays: days }));
+    const existing = await context.get(UsersService).findByEmail(values.email);
+    const userId: string =
+      existing ?? (await commands.execute<RegisterUserCommand, string>(new RegisterUserCommand(values.email, null)));
+    const issued: IssuedToken = await commands.execute(
+      new IssueTokenCommand(userId, values.name ?? 'admin', scopes, 'admin', { expiresInDays: days }),
+    );
     // A running API applies the new token within milliseconds (its projections follow the log).
     console.log(issued.token);
     return 0;

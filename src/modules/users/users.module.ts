@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RegisterUserHandler } from './commands/register-user.command';
 import { UsersService } from './commands/users.service';
 import { UsersController } from './http/users.controller';
 import { UsersProjection } from './read-models/users.projection';
@@ -6,7 +7,7 @@ import { UsersProjection } from './read-models/users.projection';
 /** User accounts: registration, profile, deletion with crypto-shredding. */
 @Module({
   controllers: [UsersController],
-  providers: [UsersService, UsersProjection],
+  providers: [UsersService, RegisterUserHandler, UsersProjection],
   exports: [UsersService],
 })
 export class UsersModule {}
