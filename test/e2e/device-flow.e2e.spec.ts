@@ -127,4 +127,12 @@ describe('device authorization flow', () => {
     expect((await post('/v1/auth/device/approve', { userCode: 'BCDF-GHJK' })).status).toBe(401);
     expect((await post('/v1/auth/device/poll', {})).status).toBe(400);
   });
+
+  it('rate limits guessing at user codes', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++)
+      statuses.push((await post('/v1/auth/device/approve', { userCode: 'BCDF-GHJK' }, approver.token)).status);
+    expect(statuses).toContain(429);
+    expect(statuses.filter((status) => status !== 429 && status !== 404)).toEqual([]);
+  });
 });
