@@ -3,11 +3,12 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../../../event-store/event-store';
+import { foldStream } from '../../../event-store/fold-stream';
 import { PersonalDataVault } from '../../../event-store/personal-data/personal-data-vault';
 import { Clock } from '../../../platform/clock/clock';
 import { DomainError } from '../../../platform/errors/domain-error';
 import { RevokeTokenCommand } from '../../auth/commands/revoke-token/revoke-token.command';
-import { decideUser, evolveUser, initialUserState, UserCommand, UserEvent } from '../domain/user.decider';
+import { decideUser, evolveUser, initialUserState, UserCommand, UserEvent, UserState } from '../domain/user.decider';
 
 /** Email uniqueness: a reservation stream per address, named by its hash (no plaintext in stream ids). */
 function emailStreamId(email: string): string {
@@ -88,9 +89,8 @@ export class UsersService {
 
   private async decide(userId: string, command: UserCommand): Promise<void> {
     const streamId = `user-${userId}`;
-    const history = await this.store.readStream(streamId);
-    const state = history.map((e) => e as unknown as UserEvent).reduce(evolveUser, initialUserState);
+    const { state, revision } = await foldStream<UserState, UserEvent>(this.store, streamId, evolveUser, initialUserState);
     const events = decideUser(command, state);
-    if (events.length > 0) await this.store.append(streamId, events, history.length - 1);
+    if (events.length > 0) await this.store.append(streamId, events, revision);
   }
 }

@@ -1,7 +1,14 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '../../../../event-store/event-store';
 import { Clock } from '../../../../platform/clock/clock';
-import { ApiTokenEvent, decideApiToken, evolveApiToken, initialApiTokenState } from '../../domain/api-token.decider';
+import { foldStream } from '../../../../event-store/fold-stream';
+import {
+  ApiTokenEvent,
+  ApiTokenState,
+  decideApiToken,
+  evolveApiToken,
+  initialApiTokenState,
+} from '../../domain/api-token.decider';
 import { RevokeTokenCommand } from './revoke-token.command';
 
 @CommandHandler(RevokeTokenCommand)
@@ -13,12 +20,16 @@ export class RevokeTokenHandler implements ICommandHandler<RevokeTokenCommand, v
 
   async execute(command: RevokeTokenCommand): Promise<void> {
     const streamId = `token-${command.tokenId}`;
-    const history = await this.store.readStream(streamId);
-    const state = history.map((e) => e as unknown as ApiTokenEvent).reduce(evolveApiToken, initialApiTokenState);
+    const { state, revision } = await foldStream<ApiTokenState, ApiTokenEvent>(
+      this.store,
+      streamId,
+      evolveApiToken,
+      initialApiTokenState,
+    );
     const events = decideApiToken(
       { type: 'RevokeToken', byUserId: command.byUserId, reason: command.reason, now: this.clock.now() },
       state,
     );
-    if (events.length > 0) await this.store.append(streamId, events, history.length - 1);
+    if (events.length > 0) await this.store.append(streamId, events, revision);
   }
 }
