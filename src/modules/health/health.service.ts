@@ -3,16 +3,13 @@ import { Pool } from 'pg';
 import { EventStore } from '../../event-store/event-store';
 import { PG_POOL } from '../../platform/database/database.module';
 import { Queues } from '../../platform/queue/queues';
+import { VERSION } from '../../platform/version';
 
 export interface HealthReport {
   ok: boolean;
   version: string;
   status: 'healthy' | 'degraded';
 }
-
-// Read once: the version the running code was built from.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const VERSION: string = require('../../../package.json').version;
 
 const CHECK_TIMEOUT_MS = 2_000;
 

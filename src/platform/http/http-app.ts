@@ -6,6 +6,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '../../config/app-config';
 import { HttpErrorFilter } from './error.filter';
 import { registerJsonBodyParser } from './json-body';
+import { VERSION } from '../version';
 import { createRootLogger, PinoNestLogger } from './logger';
 import { registerRateLimit } from './rate-limit';
 import { createValidationPipe } from './validation';
@@ -45,7 +46,7 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
     new DocumentBuilder()
       .setTitle('svc marketplace API')
       .setDescription('Packages, purchases, wallets, spend policies, organizations and the agent network.')
-      .setVersion(require('../../../package.json').version)
+      .setVersion(VERSION)
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API token starting with svc_' })
       .build(),
   );

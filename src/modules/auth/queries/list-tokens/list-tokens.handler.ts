@@ -23,7 +23,7 @@ export class ListTokensHandler implements IQueryHandler<ListTokensQuery, TokenLi
   }
 }
 
-export function toListItem(row: Record<string, unknown>): TokenListItem {
+function toListItem(row: Record<string, unknown>): TokenListItem {
   const iso = (value: unknown) => (value ? new Date(value as string).toISOString() : null);
   return {
     id: row.id as string,
