@@ -25,6 +25,16 @@ export interface AppConfig {
   runProcessors: boolean;
   /** Prefix for BullMQ queue keys; lets concurrent test runs share one Redis. */
   queuePrefix: string;
+  /** Where release archives are stored, content-addressed by SHA-256. */
+  blobDir: string;
+  /** Largest accepted release archive; enforced while the upload streams. */
+  maxArchiveBytes: number;
+  /** DNS servers for vendor domain checks (`host` or `host:port`); empty means the system resolver. */
+  dnsServers: string[];
+  /** Vendor verification through the code host's OAuth; unset client id means the feature is off. */
+  github: { clientId: string | undefined; clientSecret: string | undefined; oauthUrl: string; apiUrl: string };
+  /** How often vendor verifications are re-checked; a proof that disappeared lapses. */
+  verificationRecheckMs: number;
 }
 
 export class ConfigError extends Error {
@@ -54,13 +64,23 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (nodeEnv === 'production' && !databaseUrl) {
     throw new ConfigError('DATABASE_URL', 'is required when NODE_ENV=production');
   }
+  const dataDir = path.resolve(read.string('DATA_DIR', '.data'));
+  const github = {
+    clientId: read.optional('GITHUB_CLIENT_ID'),
+    clientSecret: read.optional('GITHUB_CLIENT_SECRET'),
+    oauthUrl: read.url('GITHUB_OAUTH_URL', 'https://github.com'),
+    apiUrl: read.url('GITHUB_API_URL', 'https://api.github.com'),
+  };
+  if (github.clientId && !github.clientSecret) {
+    throw new ConfigError('GITHUB_CLIENT_SECRET', 'is required when GITHUB_CLIENT_ID is set');
+  }
   return {
     env: nodeEnv,
     port,
     host: read.string('HOST', '0.0.0.0'),
     baseUrl,
     webUrl: read.url('WEB_URL', baseUrl),
-    dataDir: path.resolve(read.string('DATA_DIR', '.data')),
+    dataDir,
     databaseUrl,
     redisUrl: read.optionalUrl('REDIS_URL', ['redis:', 'rediss:']),
     eventStore,
@@ -75,6 +95,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     readYourWritesTimeoutMs: read.integer('READ_YOUR_WRITES_TIMEOUT_MS', 5_000, { min: 0 }),
     runProcessors: read.boolean('RUN_PROCESSORS', true),
     queuePrefix: read.string('QUEUE_PREFIX', 'svc'),
+    blobDir: path.resolve(read.string('BLOB_DIR', path.join(dataDir, 'blobs'))),
+    maxArchiveBytes: read.integer('MAX_ARCHIVE_BYTES', 50 * 1024 * 1024, { min: 1024 }),
+    dnsServers: read.hostList('DNS_SERVERS'),
+    github,
+    verificationRecheckMs: read.integer('VERIFICATION_RECHECK_MS', 6 * 60 * 60 * 1000, { min: 1000 }),
   };
 }
 
@@ -115,6 +140,19 @@ class EnvReader {
       throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
     }
     return raw as T;
+  }
+
+  /** Comma-separated `host` or `host:port` entries (IPv6 in brackets when a port is given). */
+  hostList(name: string): string[] {
+    const raw = this.optional(name);
+    if (raw === undefined) return [];
+    const entries = raw.split(',').map((entry) => entry.trim());
+    for (const entry of entries) {
+      if (!/^(\[[0-9a-fA-F:.]+\]|[0-9A-Za-z.:-]+)(:\d{1,5})?$/.test(entry)) {
+        throw new ConfigError(name, `must list host or host:port entries separated by commas, got "${entry}"`);
+      }
+    }
+    return entries;
   }
 
   url(name: string, fallback: string): string {
