@@ -7,8 +7,11 @@ import { ConfigModule } from './config/config.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { storedEventIdProvider } from './event-store/stored-event';
 import { AuthModule } from './modules/auth/auth.module';
+import { CatalogModule } from './modules/catalog/catalog.module';
 import { HealthModule } from './modules/health/health.module';
 import { UsersModule } from './modules/users/users.module';
+import { VendorsModule } from './modules/vendors/vendors.module';
+import { BlobStoreModule } from './platform/blob-store/blob-store';
 import { DatabaseModule } from './platform/database/database.module';
 import { QueueModule } from './platform/queue/queue.module';
 import { ProjectionsModule } from './projections/projections.module';
@@ -22,6 +25,7 @@ export function platformModules(config: AppConfig, clock?: Clock) {
     DatabaseModule,
     EventStoreModule,
     QueueModule,
+    BlobStoreModule,
     CqrsModule.forRoot({ eventIdProvider: storedEventIdProvider }),
     ProjectionsModule,
     SagasModule,
@@ -33,7 +37,15 @@ export class AppModule {
   static forRoot(config: AppConfig, features: DynamicModule['imports'] = [], clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [...platformModules(config, clock), AuthModule, UsersModule, HealthModule, ...features],
+      imports: [
+        ...platformModules(config, clock),
+        AuthModule,
+        UsersModule,
+        VendorsModule,
+        CatalogModule,
+        HealthModule,
+        ...features,
+      ],
       providers: [{ provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor }],
     };
   }

@@ -1,4 +1,4 @@
-import { EventStore } from './event-store';
+import { EventStore, NewEvent, WrongExpectedVersionError } from './event-store';
 
 /**
  * Reads a stream and folds it into a decider's state: the common first half of
@@ -13,4 +13,38 @@ export async function foldStream<S, E extends { type: string; data: unknown }>(
 ): Promise<{ state: S; revision: number }> {
   const history = await store.readStream(streamId);
   return { state: history.map((e) => e as unknown as E).reduce(evolve, initial), revision: history.length - 1 };
+}
+
+/** A pure aggregate: `decide` turns a command and the state into events, `evolve` folds events into the state. */
+export interface Decider<C, S, E extends { type: string; data: unknown }> {
+  decide(command: C, state: S): E[];
+  evolve(state: S, event: E): S;
+  initialState: S;
+}
+
+const CONFLICT_RETRIES = 3;
+
+/**
+ * Folds the stream, decides, and appends at the revision it read. When another
+ * writer got there first, it decides again on the fresh state: a command that
+ * is still valid then succeeds, one that is not fails with the decider's error.
+ * Returns the events appended (none when the decider had nothing to change).
+ */
+export async function decideOnStream<C, S, E extends { type: string; data: unknown }>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<C, S, E>,
+  command: C,
+): Promise<{ events: E[]; state: S }> {
+  for (let attempt = 1; ; attempt++) {
+    const { state, revision } = await foldStream(store, streamId, decider.evolve, decider.initialState);
+    const events = decider.decide(command, state);
+    if (events.length === 0) return { events, state };
+    try {
+      await store.append(streamId, events as unknown as NewEvent[], revision < 0 ? 'no_stream' : revision);
+      return { events, state: events.reduce(decider.evolve, state) };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError) || attempt >= CONFLICT_RETRIES) throw error;
+    }
+  }
 }

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { DynamicModule } from '@nestjs/common';
 import { RunningServer, startServer } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config/app-config';
@@ -8,6 +11,8 @@ export interface TestApp {
   url: string;
   server: RunningServer;
   db: TestDatabase;
+  /** Where this app stores release archives: a private temporary directory. */
+  blobDir: string;
   close(): Promise<void>;
 }
 
@@ -16,6 +21,7 @@ export async function startTestApp(
   options: { env?: Record<string, string>; features?: DynamicModule['imports']; db?: TestDatabase; clock?: Clock } = {},
 ): Promise<TestApp> {
   const db = options.db ?? (await createTestDatabase());
+  const blobDir = options.env?.BLOB_DIR ?? (await mkdtemp(path.join(tmpdir(), 'svc-blobs-')));
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: db.url,
@@ -23,6 +29,7 @@ export async function startTestApp(
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     QUEUE_PREFIX: process.env.SVC_TEST_RUN_ID ?? 'svc-test',
+    BLOB_DIR: blobDir,
     ...options.env,
   });
   const server = await startServer(config, options.features, options.clock);
@@ -30,9 +37,11 @@ export async function startTestApp(
     url: server.url,
     server,
     db,
+    blobDir,
     async close() {
       await server.close();
       if (!options.db) await db.drop();
+      if (!options.env?.BLOB_DIR) await rm(blobDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import multipart from '@fastify/multipart';
 import { DynamicModule, NestApplicationOptions, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -35,6 +36,10 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
     reply.header('x-request-id', request.id);
   });
   registerJsonBodyParser(fastify);
+  // Release uploads: one file, a few small fields; the file streams, so its limit is enforced as it arrives.
+  await fastify.register(multipart, {
+    limits: { files: 1, fields: 8, fieldSize: 16 * 1024, parts: 10, fileSize: config.maxArchiveBytes, headerPairs: 100 },
+  });
   const limiterRedis = await registerRateLimit(fastify, config);
   fastify.addHook('onClose', async () => limiterRedis?.disconnect());
 

@@ -15,10 +15,12 @@ export interface Principal {
 }
 
 const ACCESS = 'svc:access';
-type Access = { kind: 'public' } | { kind: 'any' } | { kind: 'scope'; scope: Scope };
+type Access = { kind: 'public' } | { kind: 'optional' } | { kind: 'any' } | { kind: 'scope'; scope: Scope };
 
 /** No token needed. */
 export const Public = () => SetMetadata(ACCESS, { kind: 'public' } satisfies Access);
+/** No token needed, but one that is sent must be valid; the route sees the caller when there is one. */
+export const OptionalToken = () => SetMetadata(ACCESS, { kind: 'optional' } satisfies Access);
 /** Any valid token (the spec's `any`). */
 export const AnyToken = () => SetMetadata(ACCESS, { kind: 'any' } satisfies Access);
 /** A valid token carrying this scope; others get 403. */
@@ -26,6 +28,12 @@ export const RequireScope = (scope: Scope) => SetMetadata(ACCESS, { kind: 'scope
 
 export const CurrentPrincipal = createParamDecorator(
   (_: unknown, context: ExecutionContext): Principal => context.switchToHttp().getRequest<{ principal: Principal }>().principal,
+);
+
+/** The caller on an @OptionalToken route, or null when anonymous. */
+export const OptionalPrincipal = createParamDecorator(
+  (_: unknown, context: ExecutionContext): Principal | null =>
+    context.switchToHttp().getRequest<{ principal?: Principal }>().principal ?? null,
 );
 
 /**
@@ -49,6 +57,7 @@ export class TokenGuard implements CanActivate {
     };
     if (access.kind === 'public') return true;
     const request = context.switchToHttp().getRequest<FastifyRequest & { principal?: Principal }>();
+    if (access.kind === 'optional' && !request.headers.authorization) return true;
     let principal: Principal;
     try {
       principal = await this.authenticate(request.headers.authorization);

@@ -4,6 +4,8 @@ import { ApiTokens1763800000000 } from './1763800000000-api-tokens';
 import { DeviceCodes1763810000000 } from './1763810000000-device-codes';
 import { Users1763820000000 } from './1763820000000-users';
 import { AuthAudit1763830000000 } from './1763830000000-auth-audit';
+import { Vendors1763840000000 } from './1763840000000-vendors';
+import { Catalog1763850000000 } from './1763850000000-catalog';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -13,4 +15,6 @@ export const MIGRATIONS = [
   DeviceCodes1763810000000,
   Users1763820000000,
   AuthAudit1763830000000,
+  Vendors1763840000000,
+  Catalog1763850000000,
 ];

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { PublishReleaseService } from './commands/publish-release/publish-release.service';
+import { UpdateListingService } from './commands/update-listing/update-listing.service';
+import { UploadReleaseService } from './commands/upload-release/upload-release.service';
+import { ListingsController } from './http/listings.controller';
+import { VendorListingsController } from './http/vendor-listings.controller';
+import { VendorReleasesController } from './http/vendor-releases.controller';
+import { CatalogVendors } from './queries/catalog-vendors';
+import { ListingRecords } from './queries/listing-records';
+import { CatalogProjection } from './read-models/catalog.projection';
+import { ReleaseScanSaga, ReleaseScanWorker } from './scanning/release-scan.jobs';
+
+const commands = [UploadReleaseService, PublishReleaseService, UpdateListingService];
+const queries = [ListingRecords, CatalogVendors];
+const scanning = [ReleaseScanSaga, ReleaseScanWorker];
+
+/** The catalog: listings, releases and their security scans. */
+@Module({
+  controllers: [ListingsController, VendorReleasesController, VendorListingsController],
+  providers: [...commands, ...queries, CatalogProjection, ...scanning],
+})
+export class CatalogModule {}

@@ -1,0 +1,295 @@
+import { Decider } from '../../../event-store/fold-stream';
+import * as semver from 'semver';
+import { DomainError } from '../../../platform/errors/domain-error';
+import { ListingChanges, ListingStatus, PricingModel } from './listing-fields';
+
+/**
+ * A listing and its releases (stream `listing-<id>`). Releases live in their
+ * listing's stream because their invariants are the listing's: one upload per
+ * version, and which published version is the latest.
+ *
+ * Versions: uploading a version already uploaded is refused (409). A version
+ * lower than the highest uploaded is accepted, as a maintenance release for an
+ * older line; publishing it never lowers `latestVersion`, which is always the
+ * highest published version.
+ */
+export type ScanStatus = 'pending' | 'passed' | 'flagged' | 'failed';
+
+/** What an archive's manifest and README say, as recorded on upload. */
+export interface ReleaseContent {
+  version: string;
+  type: string;
+  title: string;
+  description: string;
+  tags: string[];
+  targets: string[];
+  tools: string[];
+  readmeMd: string | null;
+}
+
+export interface ScanOutcome {
+  status: Exclude<ScanStatus, 'pending'>;
+  label: string;
+  qualityScore: number;
+  findings: { check: string; severity: string; message: string; file?: string }[];
+  checks: { check: string; ok: boolean }[];
+  promptGuard: { ran: boolean; verified: boolean; perFile: { file: string; label: string; score: number }[] };
+}
+
+export type ListingEvent =
+  | {
+      type: 'ListingCreated';
+      data: { listingId: string; vendorId: string; slug: string; priceCents: number; createdAt: string } & Omit<
+        ReleaseContent,
+        'version'
+      >;
+    }
+  | {
+      type: 'ReleaseUploaded';
+      data: {
+        listingId: string;
+        releaseId: string;
+        vendorId: string;
+        archiveSha256: string;
+        sizeBytes: number;
+        priceCents: number;
+        signedWith: string | null;
+        uploadedAt: string;
+      } & ReleaseContent;
+    }
+  | { type: 'ReleaseScanned'; data: { listingId: string; releaseId: string; scannedAt: string } & ScanOutcome }
+  | { type: 'ReleasePublishRequested'; data: { listingId: string; releaseId: string; requestedAt: string } }
+  | {
+      type: 'ReleasePublished';
+      data: { listingId: string; releaseId: string; version: string; becomesLatest: boolean; publishedAt: string };
+    }
+  | { type: 'ListingUpdated'; data: { listingId: string; changes: ListingChanges; updatedAt: string } };
+
+export const LISTING_EVENT_TYPES: ListingEvent['type'][] = [
+  'ListingCreated',
+  'ReleaseUploaded',
+  'ReleaseScanned',
+  'ReleasePublishRequested',
+  'ReleasePublished',
+  'ListingUpdated',
+];
+
+interface ReleaseState {
+  version: string;
+  scanStatus: ScanStatus;
+  publishRequested: boolean;
+  published: boolean;
+  failures: string[];
+}
+
+export type ListingState =
+  | { exists: false }
+  | {
+      exists: true;
+      listingId: string;
+      vendorId: string;
+      type: string;
+      status: ListingStatus;
+      pricingModel: PricingModel;
+      perCallCents: number | null;
+      latestVersion: string | null;
+      releases: Record<string, ReleaseState>;
+    };
+
+export type ListingCommand =
+  | {
+      type: 'UploadRelease';
+      listingId: string;
+      vendorId: string;
+      slug: string;
+      releaseId: string;
+      content: ReleaseContent;
+      archiveSha256: string;
+      sizeBytes: number;
+      priceCents: number;
+      signedWith: string | null;
+      now: Date;
+    }
+  | { type: 'RecordScan'; releaseId: string; outcome: ScanOutcome; now: Date }
+  | { type: 'PublishRelease'; vendorId: string; releaseId: string; now: Date }
+  | { type: 'UpdateListing'; vendorId: string; changes: ListingChanges; now: Date };
+
+export const initialListingState: ListingState = { exists: false };
+
+export function decideListing(command: ListingCommand, state: ListingState): ListingEvent[] {
+  if (command.type === 'UploadRelease') return upload(command, state);
+  if (!state.exists) throw new DomainError('not_found', 'Listing not found');
+  const { listingId } = state;
+  const at = command.now.toISOString();
+  switch (command.type) {
+    case 'RecordScan': {
+      const release = state.releases[command.releaseId];
+      if (!release) throw new DomainError('not_found', 'Release not found');
+      if (release.scanStatus !== 'pending') return []; // a redelivered scan job changes nothing
+      const scanned: ListingEvent = {
+        type: 'ReleaseScanned',
+        data: { listingId, releaseId: command.releaseId, scannedAt: at, ...command.outcome },
+      };
+      if (!release.publishRequested || command.outcome.status === 'failed') return [scanned];
+      return [scanned, published(state, command.releaseId, at)];
+    }
+    case 'PublishRelease': {
+      const release = state.releases[command.releaseId];
+      if (!release || state.vendorId !== command.vendorId) throw new DomainError('not_found', 'Release not found');
+      if (release.scanStatus === 'failed') {
+        throw new DomainError('unprocessable', `This release failed its security scan: ${release.failures.join('; ')}`, {
+          reasons: release.failures,
+        });
+      }
+      if (release.published || release.publishRequested) return [];
+      if (release.scanStatus === 'pending')
+        return [{ type: 'ReleasePublishRequested', data: { listingId, releaseId: command.releaseId, requestedAt: at } }];
+      return [published(state, command.releaseId, at)];
+    }
+    case 'UpdateListing': {
+      if (state.vendorId !== command.vendorId) throw new DomainError('not_found', 'Listing not found');
+      checkChanges(command.changes, state);
+      return [{ type: 'ListingUpdated', data: { listingId, changes: command.changes, updatedAt: at } }];
+    }
+  }
+}
+
+function upload(command: Extract<ListingCommand, { type: 'UploadRelease' }>, state: ListingState): ListingEvent[] {
+  const { content } = command;
+  const at = command.now.toISOString();
+  const uploaded: ListingEvent = {
+    type: 'ReleaseUploaded',
+    data: {
+      listingId: command.listingId,
+      releaseId: command.releaseId,
+      vendorId: command.vendorId,
+      archiveSha256: command.archiveSha256,
+      sizeBytes: command.sizeBytes,
+      priceCents: command.priceCents,
+      signedWith: command.signedWith,
+      uploadedAt: at,
+      ...content,
+    },
+  };
+  if (!state.exists) {
+    const { version: _version, ...listing } = content;
+    return [
+      {
+        type: 'ListingCreated',
+        data: {
+          listingId: command.listingId,
+          vendorId: command.vendorId,
+          slug: command.slug,
+          priceCents: command.priceCents,
+          createdAt: at,
+          ...listing,
+        },
+      },
+      uploaded,
+    ];
+  }
+  if (state.vendorId !== command.vendorId) throw new DomainError('not_found', 'Listing not found');
+  if (content.type !== state.type) {
+    throw new DomainError(
+      'unprocessable',
+      `manifest.json: "type" is "${content.type}" but this listing is a ${state.type}; a listing keeps its type`,
+    );
+  }
+  if (Object.values(state.releases).some((r) => semver.eq(r.version, content.version))) {
+    throw new DomainError('conflict', `Version ${content.version} of ${command.slug} was already uploaded; bump the version`);
+  }
+  return [uploaded];
+}
+
+function published(state: Extract<ListingState, { exists: true }>, releaseId: string, at: string): ListingEvent {
+  const { version } = state.releases[releaseId];
+  const becomesLatest = state.latestVersion === null || semver.gt(version, state.latestVersion);
+  return { type: 'ReleasePublished', data: { listingId: state.listingId, releaseId, version, becomesLatest, publishedAt: at } };
+}
+
+/** Rules that span fields or depend on the listing's state; single fields are validated at the edge. */
+function checkChanges(changes: ListingChanges, state: Extract<ListingState, { exists: true }>): void {
+  if (Object.keys(changes).length === 0) throw new DomainError('invalid', 'Send at least one field to change');
+  const pricingModel = changes.pricingModel ?? state.pricingModel;
+  const perCallCents = changes.perCallCents !== undefined ? changes.perCallCents : state.perCallCents;
+  if (pricingModel === 'metered' && (perCallCents === null || perCallCents === undefined)) {
+    throw new DomainError('invalid', 'perCallCents is required when pricingModel is metered');
+  }
+  if ((changes.status === 'published' || changes.status === 'unlisted') && state.latestVersion === null) {
+    throw new DomainError('unprocessable', `A listing needs a published release before it can be ${changes.status}`);
+  }
+}
+
+export function evolveListing(state: ListingState, event: ListingEvent): ListingState {
+  switch (event.type) {
+    case 'ListingCreated':
+      return {
+        exists: true,
+        listingId: event.data.listingId,
+        vendorId: event.data.vendorId,
+        type: event.data.type,
+        status: 'draft',
+        pricingModel: 'one_time',
+        perCallCents: null,
+        latestVersion: null,
+        releases: {},
+      };
+  }
+  if (!state.exists) return state;
+  switch (event.type) {
+    case 'ReleaseUploaded':
+      return {
+        ...state,
+        releases: {
+          ...state.releases,
+          [event.data.releaseId]: {
+            version: event.data.version,
+            scanStatus: 'pending',
+            publishRequested: false,
+            published: false,
+            failures: [],
+          },
+        },
+      };
+    case 'ReleaseScanned':
+      return withRelease(state, event.data.releaseId, {
+        scanStatus: event.data.status,
+        failures: event.data.findings
+          .filter((f) => f.severity === 'failure')
+          .map((f) => (f.file ? `${f.file}: ${f.message}` : f.message)),
+      });
+    case 'ReleasePublishRequested':
+      return withRelease(state, event.data.releaseId, { publishRequested: true });
+    case 'ReleasePublished': {
+      const next = withRelease(state, event.data.releaseId, { published: true });
+      return event.data.becomesLatest
+        ? { ...next, status: 'published', latestVersion: event.data.version }
+        : { ...next, status: 'published' };
+    }
+    case 'ListingUpdated': {
+      const { status, pricingModel, perCallCents } = event.data.changes;
+      return {
+        ...state,
+        status: status ?? state.status,
+        pricingModel: pricingModel ?? state.pricingModel,
+        perCallCents: perCallCents !== undefined ? perCallCents : state.perCallCents,
+      };
+    }
+  }
+  return state;
+}
+
+type ExistingListing = Extract<ListingState, { exists: true }>;
+
+function withRelease(state: ExistingListing, releaseId: string, change: Partial<ReleaseState>): ExistingListing {
+  const release = state.releases[releaseId];
+  return release ? { ...state, releases: { ...state.releases, [releaseId]: { ...release, ...change } } } : state;
+}
+
+export const listingDecider: Decider<ListingCommand, ListingState, ListingEvent> = {
+  decide: decideListing,
+  evolve: evolveListing,
+  initialState: initialListingState,
+};
+
+export const listingStreamId = (listingId: string) => `listing-${listingId}`;

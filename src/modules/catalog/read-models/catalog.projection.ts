@@ -1,0 +1,191 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { RecordedEvent } from '../../../event-store/event-store';
+import { AsProjection, Projection } from '../../../projections/runner/processor';
+import { VendorEvent } from '../../vendors/domain/vendor.decider';
+import { ListingChanges } from '../domain/listing-fields';
+import { LISTING_EVENT_TYPES, ListingEvent } from '../domain/listing.decider';
+
+/** Listing field -> column, for ListingUpdated. JSON documents are stored as jsonb. */
+const COLUMNS: Record<keyof ListingChanges, { column: string; json?: true }> = {
+  title: { column: 'title' },
+  description: { column: 'description' },
+  tags: { column: 'tags' },
+  priceCents: { column: 'price_cents' },
+  readmeMd: { column: 'readme_md' },
+  status: { column: 'status' },
+  serviceEndpoint: { column: 'service_endpoint' },
+  serviceProtocol: { column: 'service_protocol' },
+  serviceTransport: { column: 'service_transport' },
+  pricingModel: { column: 'pricing_model' },
+  perCallCents: { column: 'per_call_cents' },
+  settlementMethods: { column: 'settlement_methods' },
+  capabilities: { column: 'capabilities', json: true },
+  agentCard: { column: 'agent_card', json: true },
+};
+
+const VENDOR_EVENTS = [
+  'VendorProfileSaved',
+  'VendorDomainVerified',
+  'VendorDomainVerificationLapsed',
+  'VendorGithubVerified',
+  'VendorGithubVerificationLapsed',
+];
+
+/**
+ * `listings`, `releases`, and `catalog_vendors` (the vendor facts a listing
+ * shows). One projection, so a listing never sees its vendor or its releases
+ * out of order.
+ */
+@Injectable()
+@AsProjection()
+export class CatalogProjection implements Projection {
+  readonly name = 'catalog';
+  readonly eventTypes = [...VENDOR_EVENTS, ...LISTING_EVENT_TYPES];
+
+  async apply(event: RecordedEvent, tx: EntityManager): Promise<void> {
+    if (VENDOR_EVENTS.includes(event.type)) return this.applyVendor(event as unknown as VendorEvent, tx);
+    const e = event as unknown as ListingEvent;
+    switch (e.type) {
+      case 'ListingCreated': {
+        const d = e.data;
+        await tx.query(
+          `INSERT INTO listings (id, vendor_id, slug, type, title, description, tags, targets, tools, price_cents, readme_md, status, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'draft', $12, $12)`,
+          [
+            d.listingId,
+            d.vendorId,
+            d.slug,
+            d.type,
+            d.title,
+            d.description,
+            d.tags,
+            d.targets,
+            d.tools,
+            d.priceCents,
+            d.readmeMd,
+            d.createdAt,
+          ],
+        );
+        return;
+      }
+      case 'ReleaseUploaded': {
+        const {
+          readmeMd,
+          listingId,
+          releaseId,
+          vendorId,
+          archiveSha256,
+          sizeBytes,
+          priceCents,
+          signedWith,
+          uploadedAt,
+          ...content
+        } = e.data;
+        await tx.query(
+          `INSERT INTO releases (id, listing_id, vendor_id, version, archive_sha256, size_bytes, price_cents, signed_with, content, readme_md, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+          [
+            releaseId,
+            listingId,
+            vendorId,
+            content.version,
+            archiveSha256,
+            sizeBytes,
+            priceCents,
+            signedWith,
+            content,
+            readmeMd,
+            uploadedAt,
+          ],
+        );
+        return;
+      }
+      case 'ReleaseScanned': {
+        const d = e.data;
+        await tx.query(
+          `UPDATE releases SET scan_status = $2, scan_label = $3, quality_score = $4, scan_findings = $5, scan_checks = $6,
+             prompt_guard = $7, scanned_at = $8 WHERE id = $1`,
+          [
+            d.releaseId,
+            d.status,
+            d.label,
+            d.qualityScore,
+            JSON.stringify(d.findings),
+            JSON.stringify(d.checks),
+            d.promptGuard,
+            d.scannedAt,
+          ],
+        );
+        return;
+      }
+      case 'ReleasePublishRequested':
+        await tx.query('UPDATE releases SET publish_requested = true WHERE id = $1', [e.data.releaseId]);
+        return;
+      case 'ReleasePublished': {
+        const d = e.data;
+        await tx.query('UPDATE releases SET published_at = $2 WHERE id = $1', [d.releaseId, d.publishedAt]);
+        // The latest release defines what the listing offers; edits made since then give way to it.
+        const latest = d.becomesLatest
+          ? `, latest_version = r.version, latest_release_id = r.id, title = r.content->>'title', description = r.content->>'description',
+             tags = ARRAY(SELECT jsonb_array_elements_text(r.content->'tags')),
+             targets = ARRAY(SELECT jsonb_array_elements_text(r.content->'targets')),
+             tools = ARRAY(SELECT jsonb_array_elements_text(r.content->'tools')),
+             readme_md = coalesce(r.readme_md, l.readme_md), price_cents = r.price_cents`
+          : '';
+        await tx.query(
+          `UPDATE listings l SET status = 'published', updated_at = $3 ${latest}
+           FROM releases r WHERE l.id = $1 AND r.id = $2`,
+          [d.listingId, d.releaseId, d.publishedAt],
+        );
+        return;
+      }
+      case 'ListingUpdated': {
+        const sets: string[] = [];
+        const values: unknown[] = [e.data.listingId, e.data.updatedAt];
+        for (const [field, value] of Object.entries(e.data.changes)) {
+          const target = COLUMNS[field as keyof ListingChanges];
+          if (!target) continue;
+          values.push(target.json && value !== null ? JSON.stringify(value) : value);
+          sets.push(`${target.column} = $${values.length}`);
+        }
+        await tx.query(`UPDATE listings SET updated_at = $2${sets.map((s) => `, ${s}`).join('')} WHERE id = $1`, values);
+        return;
+      }
+    }
+  }
+
+  private async applyVendor(e: VendorEvent, tx: EntityManager): Promise<void> {
+    switch (e.type) {
+      case 'VendorProfileSaved':
+        await tx.query(
+          `INSERT INTO catalog_vendors (vendor_id, slug, display_name) VALUES ($1, $2, $3)
+           ON CONFLICT (vendor_id) DO UPDATE SET slug = $2, display_name = $3`,
+          [e.data.vendorId, e.data.slug, e.data.displayName],
+        );
+        return;
+      case 'VendorDomainVerified':
+      case 'VendorDomainVerificationLapsed':
+        await tx.query('UPDATE catalog_vendors SET domain_verified = $2 WHERE vendor_id = $1', [
+          e.data.vendorId,
+          e.type === 'VendorDomainVerified',
+        ]);
+        return;
+      case 'VendorGithubVerified':
+        await tx.query('UPDATE catalog_vendors SET github_verified = true, github_org = $2 WHERE vendor_id = $1', [
+          e.data.vendorId,
+          e.data.org,
+        ]);
+        return;
+      case 'VendorGithubVerificationLapsed':
+        await tx.query('UPDATE catalog_vendors SET github_verified = false WHERE vendor_id = $1', [e.data.vendorId]);
+        return;
+    }
+  }
+
+  async reset(tx: EntityManager): Promise<void> {
+    await tx.query('DELETE FROM releases');
+    await tx.query('DELETE FROM listings');
+    await tx.query('DELETE FROM catalog_vendors');
+  }
+}

@@ -1,0 +1,203 @@
+import { Decider } from '../../../event-store/fold-stream';
+import { DomainError } from '../../../platform/errors/domain-error';
+import { checkVendorProfile, VendorProfileFields, websiteHost } from './vendor-profile';
+
+/**
+ * A vendor (stream `vendor-<userId>`, one per user): the profile and the two
+ * ways of proving who it is, a DNS record on its website's host and admin
+ * rights in a code-host organization. Either proof makes it `verified`.
+ */
+export type VendorEvent =
+  | { type: 'VendorProfileSaved'; data: VendorProfileFields & { vendorId: string; previousSlug: string | null; savedAt: string } }
+  | { type: 'VendorDomainChallengeIssued'; data: { vendorId: string; host: string; token: string; issuedAt: string } }
+  | { type: 'VendorDomainVerified'; data: { vendorId: string; host: string; verifiedAt: string } }
+  | { type: 'VendorDomainVerificationLapsed'; data: { vendorId: string; host: string; reason: string; lapsedAt: string } }
+  | { type: 'VendorGithubVerificationStarted'; data: { vendorId: string; org: string; stateHash: string; expiresAt: string } }
+  | {
+      type: 'VendorGithubVerified';
+      data: { vendorId: string; org: string; login: string; accessToken: string; verifiedAt: string };
+    }
+  | { type: 'VendorGithubVerificationFailed'; data: { vendorId: string; org: string; reason: string; failedAt: string } }
+  | { type: 'VendorGithubVerificationLapsed'; data: { vendorId: string; org: string; reason: string; lapsedAt: string } };
+
+export const VENDOR_EVENT_TYPES: VendorEvent['type'][] = [
+  'VendorProfileSaved',
+  'VendorDomainChallengeIssued',
+  'VendorDomainVerified',
+  'VendorDomainVerificationLapsed',
+  'VendorGithubVerificationStarted',
+  'VendorGithubVerified',
+  'VendorGithubVerificationFailed',
+  'VendorGithubVerificationLapsed',
+];
+
+export type VendorState =
+  | { exists: false }
+  | {
+      exists: true;
+      vendorId: string;
+      slug: string;
+      website: string | null;
+      domain: { host: string; token: string; verified: boolean } | null;
+      github: { org: string; verified: boolean } | null;
+      pendingGithub: { org: string; stateHash: string; expiresAt: string } | null;
+    };
+
+export type VendorCommand =
+  | ({ type: 'SaveProfile'; vendorId: string; now: Date } & VendorProfileFields)
+  | { type: 'IssueDomainChallenge'; token: string; now: Date }
+  | { type: 'ConfirmDomain'; host: string; now: Date }
+  | { type: 'LapseDomain'; reason: string; now: Date }
+  | { type: 'StartGithubVerification'; org: string; stateHash: string; expiresAt: Date }
+  | { type: 'CompleteGithubVerification'; stateHash: string; login: string; accessToken: string; now: Date }
+  | { type: 'FailGithubVerification'; stateHash: string; reason: string; now: Date }
+  | { type: 'LapseGithub'; reason: string; now: Date };
+
+export const initialVendorState: VendorState = { exists: false };
+
+const NO_PROFILE = 'Create a vendor profile first: POST /v1/vendor/profile';
+
+export function decideVendor(command: VendorCommand, state: VendorState): VendorEvent[] {
+  if (command.type === 'SaveProfile') {
+    checkVendorProfile(command);
+    const saved: VendorEvent = {
+      type: 'VendorProfileSaved',
+      data: {
+        vendorId: command.vendorId,
+        slug: command.slug,
+        displayName: command.displayName.trim(),
+        bio: command.bio,
+        website: command.website,
+        previousSlug: state.exists && state.slug !== command.slug ? state.slug : null,
+        savedAt: command.now.toISOString(),
+      },
+    };
+    // A proof for one host says nothing about another.
+    const newHost = command.website === null ? null : websiteHost(command.website);
+    if (state.exists && state.domain?.verified && state.domain.host !== newHost) {
+      return [
+        saved,
+        {
+          type: 'VendorDomainVerificationLapsed',
+          data: {
+            vendorId: state.vendorId,
+            host: state.domain.host,
+            reason: 'website changed',
+            lapsedAt: command.now.toISOString(),
+          },
+        },
+      ];
+    }
+    return [saved];
+  }
+  if (!state.exists) throw new DomainError('not_found', NO_PROFILE);
+  const { vendorId } = state;
+  switch (command.type) {
+    case 'IssueDomainChallenge': {
+      if (state.website === null)
+        throw new DomainError('unprocessable', 'Set a website on the vendor profile before verifying its domain');
+      const host = websiteHost(state.website);
+      if (state.domain?.host === host) return []; // the record already issued stays valid
+      return [
+        {
+          type: 'VendorDomainChallengeIssued',
+          data: { vendorId, host, token: command.token, issuedAt: command.now.toISOString() },
+        },
+      ];
+    }
+    case 'ConfirmDomain':
+      if (!state.domain || state.domain.host !== command.host || state.domain.verified) return [];
+      return [{ type: 'VendorDomainVerified', data: { vendorId, host: command.host, verifiedAt: command.now.toISOString() } }];
+    case 'LapseDomain':
+      if (!state.domain?.verified) return [];
+      return [
+        {
+          type: 'VendorDomainVerificationLapsed',
+          data: { vendorId, host: state.domain.host, reason: command.reason, lapsedAt: command.now.toISOString() },
+        },
+      ];
+    case 'StartGithubVerification':
+      return [
+        {
+          type: 'VendorGithubVerificationStarted',
+          data: { vendorId, org: command.org, stateHash: command.stateHash, expiresAt: command.expiresAt.toISOString() },
+        },
+      ];
+    case 'CompleteGithubVerification': {
+      const pending = usablePending(state, command.stateHash, command.now);
+      return [
+        {
+          type: 'VendorGithubVerified',
+          data: {
+            vendorId,
+            org: pending.org,
+            login: command.login,
+            accessToken: command.accessToken,
+            verifiedAt: command.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'FailGithubVerification': {
+      const pending = usablePending(state, command.stateHash, command.now);
+      return [
+        {
+          type: 'VendorGithubVerificationFailed',
+          data: { vendorId, org: pending.org, reason: command.reason, failedAt: command.now.toISOString() },
+        },
+      ];
+    }
+    case 'LapseGithub':
+      if (!state.github?.verified) return [];
+      return [
+        {
+          type: 'VendorGithubVerificationLapsed',
+          data: { vendorId, org: state.github.org, reason: command.reason, lapsedAt: command.now.toISOString() },
+        },
+      ];
+  }
+}
+
+/** The OAuth `state` is single-use: the first completion or failure consumes it. */
+function usablePending(state: Extract<VendorState, { exists: true }>, stateHash: string, now: Date) {
+  const pending = state.pendingGithub;
+  if (!pending || pending.stateHash !== stateHash || new Date(pending.expiresAt).getTime() <= now.getTime()) {
+    throw new DomainError('invalid', 'This verification link is invalid, expired or already used; start again');
+  }
+  return pending;
+}
+
+export function evolveVendor(state: VendorState, event: VendorEvent): VendorState {
+  if (event.type === 'VendorProfileSaved') {
+    const base = state.exists ? state : { domain: null, github: null, pendingGithub: null };
+    return { ...base, exists: true, vendorId: event.data.vendorId, slug: event.data.slug, website: event.data.website };
+  }
+  if (!state.exists) return state;
+  switch (event.type) {
+    case 'VendorDomainChallengeIssued':
+      return { ...state, domain: { host: event.data.host, token: event.data.token, verified: false } };
+    case 'VendorDomainVerified':
+      return state.domain ? { ...state, domain: { ...state.domain, verified: true } } : state;
+    case 'VendorDomainVerificationLapsed':
+      return state.domain ? { ...state, domain: { ...state.domain, verified: false } } : state;
+    case 'VendorGithubVerificationStarted':
+      return {
+        ...state,
+        pendingGithub: { org: event.data.org, stateHash: event.data.stateHash, expiresAt: event.data.expiresAt },
+      };
+    case 'VendorGithubVerified':
+      return { ...state, pendingGithub: null, github: { org: event.data.org, verified: true } };
+    case 'VendorGithubVerificationFailed':
+      return { ...state, pendingGithub: null };
+    case 'VendorGithubVerificationLapsed':
+      return state.github ? { ...state, github: { ...state.github, verified: false } } : state;
+  }
+}
+
+export const vendorDecider: Decider<VendorCommand, VendorState, VendorEvent> = {
+  decide: decideVendor,
+  evolve: evolveVendor,
+  initialState: initialVendorState,
+};
+
+export const vendorStreamId = (vendorId: string) => `vendor-${vendorId}`;

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { CommandBus } from '@nestjs/cqrs';
+import { IssueTokenCommand } from '../../src/modules/auth/commands/issue-token/issue-token.command';
+import { Scope, SCOPES } from '../../src/modules/auth/domain/api-token';
+import { TestApp } from './app';
+
+export interface Caller {
+  userId: string;
+  token: string;
+  /** A request with this caller's token; a plain object body is sent as JSON. */
+  call(method: string, path: string, body?: unknown): Promise<Response>;
+}
+
+/** A user with a fresh token, usable at once (outside a request nothing else waits for the token projection). */
+export async function newCaller(app: TestApp, scopes: Scope[] = [...SCOPES]): Promise<Caller> {
+  const userId = randomUUID();
+  const { token } = await app.server.app.get(CommandBus).execute(new IssueTokenCommand(userId, 'test', scopes, 'admin'));
+  const caller = callerFor(app, userId, token);
+  const deadline = Date.now() + 10_000;
+  while ((await caller.call('GET', '/v1/auth/tokens')).status === 401 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 25));
+  return caller;
+}
+
+export function callerFor(app: TestApp, userId: string, token: string): Caller {
+  return {
+    userId,
+    token,
+    call(method, path, body) {
+      const isForm = body instanceof FormData;
+      return fetch(`${app.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+      });
+    },
+  };
+}
+
+/** Polls `probe` until it returns a value, or fails after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
