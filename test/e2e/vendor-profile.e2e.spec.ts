@@ -1,22 +1,7 @@
-import { createHash, generateKeyPairSync, KeyObject } from 'node:crypto';
 import { startTestApp, TestApp } from '../support/app';
 import { Caller, newCaller } from '../support/accounts';
 import { json } from '../support/http';
-
-export function keyPair(kind: 'ed25519' | 'p256' | 'rsa' = 'ed25519') {
-  const pair =
-    kind === 'ed25519'
-      ? generateKeyPairSync('ed25519')
-      : kind === 'p256'
-        ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
-        : generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return { ...pair, publicKeyPem: pem(pair.publicKey), fingerprint: fingerprint(pair.publicKey) };
-}
-const pem = (key: KeyObject) => key.export({ type: 'spki', format: 'pem' }).toString();
-const fingerprint = (key: KeyObject) =>
-  createHash('sha256')
-    .update(key.export({ type: 'spki', format: 'der' }))
-    .digest('hex');
+import { keyPair } from '../support/signing-keys';
 
 describe('vendor profiles and signing keys', () => {
   let app: TestApp;

@@ -261,10 +261,9 @@ export function evolveListing(state: ListingState, event: ListingEvent): Listing
     case 'ReleasePublishRequested':
       return withRelease(state, event.data.releaseId, { publishRequested: true });
     case 'ReleasePublished': {
-      const next = withRelease(state, event.data.releaseId, { published: true });
-      return event.data.becomesLatest
-        ? { ...next, status: 'published', latestVersion: event.data.version }
-        : { ...next, status: 'published' };
+      // A draft goes live; a listing its vendor unlisted stays unlisted.
+      const next = { ...withRelease(state, event.data.releaseId, { published: true }), status: publishedStatus(state.status) };
+      return event.data.becomesLatest ? { ...next, latestVersion: event.data.version } : next;
     }
     case 'ListingUpdated': {
       const { status, pricingModel, perCallCents } = event.data.changes;
@@ -277,6 +276,10 @@ export function evolveListing(state: ListingState, event: ListingEvent): Listing
     }
   }
   return state;
+}
+
+export function publishedStatus(current: ListingStatus): ListingStatus {
+  return current === 'unlisted' ? 'unlisted' : 'published';
 }
 
 type ExistingListing = Extract<ListingState, { exists: true }>;

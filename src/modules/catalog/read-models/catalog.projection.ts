@@ -125,16 +125,26 @@ export class CatalogProjection implements Projection {
       case 'ReleasePublished': {
         const d = e.data;
         await tx.query('UPDATE releases SET published_at = $2 WHERE id = $1', [d.releaseId, d.publishedAt]);
-        // The latest release defines what the listing offers; edits made since then give way to it.
+        // Fields the vendor never edited follow the latest release's manifest; edited ones stay as edited.
+        const follow = (field: string, column: string, value: string) =>
+          `${column} = CASE WHEN '${field}' = ANY (l.edited_fields) THEN l.${column} ELSE ${value} END`;
         const latest = d.becomesLatest
-          ? `, latest_version = r.version, latest_release_id = r.id, title = r.content->>'title', description = r.content->>'description',
-             tags = ARRAY(SELECT jsonb_array_elements_text(r.content->'tags')),
-             targets = ARRAY(SELECT jsonb_array_elements_text(r.content->'targets')),
-             tools = ARRAY(SELECT jsonb_array_elements_text(r.content->'tools')),
-             readme_md = coalesce(r.readme_md, l.readme_md), price_cents = r.price_cents`
+          ? [
+              'latest_version = r.version',
+              'latest_release_id = r.id',
+              follow('title', 'title', "r.content->>'title'"),
+              follow('description', 'description', "r.content->>'description'"),
+              follow('tags', 'tags', "ARRAY(SELECT jsonb_array_elements_text(r.content->'tags'))"),
+              follow('readmeMd', 'readme_md', 'coalesce(r.readme_md, l.readme_md)'),
+              follow('priceCents', 'price_cents', 'r.price_cents'),
+              "targets = ARRAY(SELECT jsonb_array_elements_text(r.content->'targets'))",
+              "tools = ARRAY(SELECT jsonb_array_elements_text(r.content->'tools'))",
+            ]
+              .map((set) => `, ${set}`)
+              .join('')
           : '';
         await tx.query(
-          `UPDATE listings l SET status = 'published', updated_at = $3 ${latest}
+          `UPDATE listings l SET status = CASE WHEN l.status = 'unlisted' THEN 'unlisted' ELSE 'published' END, updated_at = $3 ${latest}
            FROM releases r WHERE l.id = $1 AND r.id = $2`,
           [d.listingId, d.releaseId, d.publishedAt],
         );
@@ -149,6 +159,8 @@ export class CatalogProjection implements Projection {
           values.push(target.json && value !== null ? JSON.stringify(value) : value);
           sets.push(`${target.column} = $${values.length}`);
         }
+        values.push(Object.keys(e.data.changes));
+        sets.push(`edited_fields = ARRAY(SELECT DISTINCT unnest(edited_fields || $${values.length}::text[]))`);
         await tx.query(`UPDATE listings SET updated_at = $2${sets.map((s) => `, ${s}`).join('')} WHERE id = $1`, values);
         return;
       }

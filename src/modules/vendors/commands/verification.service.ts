@@ -14,6 +14,8 @@ import { GithubOAuthClient } from '../verification/github-oauth.client';
 const GITHUB_STATE_TTL_MS = 10 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+const INVALID_STATE = 'This verification link is invalid, expired or already used; start again';
+
 const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
 
 /**
@@ -87,9 +89,11 @@ export class VerificationService {
     const streamId = vendorStreamId(vendorId);
     const stateHash = hashState(state);
     const { state: vendor } = await foldStream(this.store, streamId, vendorDecider.evolve, vendorDecider.initialState);
+    // The same answer whether or not the named vendor exists: the state must not reveal who has a profile.
+    if (!vendor.exists || !vendor.pendingGithub) throw new DomainError('invalid', INVALID_STATE);
     // Refuses a wrong, expired or used state before the code is spent.
     vendorDecider.decide({ type: 'FailGithubVerification', stateHash, reason: 'probe', now: this.clock.now() }, vendor);
-    const org = vendor.exists && vendor.pendingGithub ? vendor.pendingGithub.org : '';
+    const { org } = vendor.pendingGithub;
 
     const fail = async (reason: string, error: DomainError) => {
       await decideOnStream(this.store, streamId, vendorDecider, {

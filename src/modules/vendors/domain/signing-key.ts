@@ -15,7 +15,13 @@ export interface ParsedSigningKey {
 const MAX_PEM_LENGTH = 4096;
 
 /** Parses an Ed25519 or ECDSA P-256 public key in PEM; anything else is a 400. */
-export function parseSigningKey(pem: string): ParsedSigningKey {
+export function parseSigningKey(input: string): ParsedSigningKey {
+  // Keys pasted from documents often carry indentation, which OpenSSL refuses.
+  const pem = input
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .join('\n')
+    .trim();
   if (pem.length > MAX_PEM_LENGTH || !pem.includes('-----BEGIN PUBLIC KEY-----')) {
     throw new DomainError('invalid', 'publicKey must be a PEM "PUBLIC KEY" (SubjectPublicKeyInfo)');
   }

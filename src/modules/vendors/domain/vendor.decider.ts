@@ -170,7 +170,10 @@ function usablePending(state: Extract<VendorState, { exists: true }>, stateHash:
 export function evolveVendor(state: VendorState, event: VendorEvent): VendorState {
   if (event.type === 'VendorProfileSaved') {
     const base = state.exists ? state : { domain: null, github: null, pendingGithub: null };
-    return { ...base, exists: true, vendorId: event.data.vendorId, slug: event.data.slug, website: event.data.website };
+    // A challenge for a host that is no longer the website's proves nothing any more.
+    const host = event.data.website === null ? null : websiteHost(event.data.website);
+    const domain = base.domain?.host === host ? base.domain : null;
+    return { ...base, domain, exists: true, vendorId: event.data.vendorId, slug: event.data.slug, website: event.data.website };
   }
   if (!state.exists) return state;
   switch (event.type) {

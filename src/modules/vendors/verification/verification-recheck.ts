@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
 import { Queues } from '../../../platform/queue/queues';
@@ -6,6 +6,7 @@ import { VerificationService } from '../commands/verification.service';
 import { VendorDirectory } from '../queries/vendor-directory';
 
 const QUEUE = 'vendor-verification-recheck';
+const SCHEDULE_RETRY_MS = 30_000;
 
 /**
  * Re-checks every verified vendor on a schedule (VERIFICATION_RECHECK_MS):
@@ -14,8 +15,10 @@ const QUEUE = 'vendor-verification-recheck';
  * instances still run each round once.
  */
 @Injectable()
-export class VerificationRecheck implements OnApplicationBootstrap {
+export class VerificationRecheck implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(VerificationRecheck.name);
+  private retry: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   constructor(
     private readonly queues: Queues,
@@ -24,16 +27,31 @@ export class VerificationRecheck implements OnApplicationBootstrap {
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): void {
     if (!this.config.runProcessors) return;
-    await this.queues
-      .queue(QUEUE)
-      .upsertJobScheduler(
-        'recheck-all',
-        { every: this.config.verificationRecheckMs },
-        { name: 'recheck-all', opts: { removeOnComplete: 100, removeOnFail: 100 } },
-      );
     this.queues.worker(QUEUE, () => this.runOnce());
+    // A queue backend that is down at boot must not stop the server; keep trying in the background.
+    void this.schedule();
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    clearTimeout(this.retry);
+  }
+
+  private async schedule(): Promise<void> {
+    try {
+      await this.queues
+        .queue(QUEUE)
+        .upsertJobScheduler(
+          'recheck-all',
+          { every: this.config.verificationRecheckMs },
+          { name: 'recheck-all', opts: { removeOnComplete: 100, removeOnFail: 100 } },
+        );
+    } catch (error) {
+      this.logger.warn(`could not schedule verification re-checks, retrying: ${(error as Error).message}`);
+      if (!this.stopped) this.retry = setTimeout(() => void this.schedule(), SCHEDULE_RETRY_MS);
+    }
   }
 
   /** One round over every verified vendor; returns how many were checked. */

@@ -40,6 +40,7 @@ export class Catalog1763850000000 implements MigrationInterface {
         settlement_methods text[]      NOT NULL DEFAULT '{}',
         capabilities       jsonb,
         agent_card         jsonb,
+        edited_fields      text[]      NOT NULL DEFAULT '{}',
         install_count      bigint      NOT NULL DEFAULT 0,
         rating             numeric(3,2) NOT NULL DEFAULT 0,
         rating_count       integer     NOT NULL DEFAULT 0,
