@@ -187,6 +187,17 @@ describe('vendors and releases', () => {
     expect(listing).toMatchObject({ latestVersion: '2.0.0', title: 'PDF tools' });
     const { releases } = await json(await fetch(`${app.url}/v1/listings/acme/versions/releases`));
     expect(releases.map((r: { version: string }) => r.version)).toEqual(['1.9.3', '2.0.0']);
+
+    // A newer release becomes the latest, and the fields the vendor never edited follow its manifest.
+    const next = await json(
+      await upload(vendor, packageZip({ slug: 'versions', version: '2.1.0', description: 'Now with OCR.' })),
+    );
+    await scanned(next.release.id);
+    await vendor.call('PATCH', `/v1/vendor/releases/${next.release.id}/publish`);
+    expect(await json(await fetch(`${app.url}/v1/listings/acme/versions`))).toMatchObject({
+      latestVersion: '2.1.0',
+      description: 'Now with OCR.',
+    });
   });
 
   it('fails path traversal, absolute paths and symlinks, never writes outside the blob store, and refuses to publish them', async () => {
@@ -302,7 +313,7 @@ describe('vendors and releases', () => {
         message: expect.stringMatching(message),
       });
     }
-    const updated = await patch({
+    const edits = {
       title: 'PDF tools pro',
       tags: ['pdf', 'ocr'],
       pricingModel: 'metered',
@@ -313,20 +324,12 @@ describe('vendors and releases', () => {
       settlementMethods: ['wallet', 'pay_mpp'],
       capabilities: { tools: { listChanged: true } },
       agentCard: null,
-    });
+    };
+    const updated = await patch(edits);
     expect(updated.status).toBe(200);
     expect(await json(updated)).toMatchObject({
+      ...edits,
       id,
-      title: 'PDF tools pro',
-      tags: ['pdf', 'ocr'],
-      pricingModel: 'metered',
-      perCallCents: 2,
-      serviceEndpoint: 'https://mcp.acme.example/pdf',
-      serviceProtocol: 'mcp',
-      serviceTransport: 'streamable_http',
-      settlementMethods: ['wallet', 'pay_mpp'],
-      capabilities: { tools: { listChanged: true } },
-      agentCard: null,
       status: 'draft',
     });
     expect((await patch({ perCallCents: null })).status).toBe(400);

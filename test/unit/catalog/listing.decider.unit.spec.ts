@@ -1,7 +1,5 @@
 import {
-  decideListing,
-  evolveListing,
-  initialListingState,
+  listingDecider,
   ListingCommand,
   ListingEvent,
   ListingState,
@@ -9,32 +7,18 @@ import {
   ScanOutcome,
 } from '../../../src/modules/catalog/domain/listing.decider';
 import { ListingChanges } from '../../../src/modules/catalog/domain/listing-fields';
-import { DomainError } from '../../../src/platform/errors/domain-error';
+import { at, errorOf, givenWhenThen, t0 } from '../../support/decider';
 
-const t0 = new Date('2026-11-22T10:00:00.000Z');
-const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 const listingId = 'listing-1';
 const vendorId = 'vendor-1';
 const otherVendor = 'vendor-2';
 
-const fold = (events: ListingEvent[]): ListingState => events.reduce(evolveListing, initialListingState);
-const when = (given: ListingEvent[], command: ListingCommand): ListingEvent[] => decideListing(command, fold(given));
-const then = (given: ListingEvent[], command: ListingCommand): ListingEvent[] => [...given, ...when(given, command)];
+const { fold, when, then } = givenWhenThen(listingDecider);
 const existing = (events: ListingEvent[]) => {
   const state = fold(events);
   if (!state.exists) throw new Error('expected a listing');
   return state;
 };
-
-function errorOf(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error('expected a DomainError, nothing was thrown');
-}
 
 const content = (version: string, type = 'skill'): ReleaseContent => ({
   version,

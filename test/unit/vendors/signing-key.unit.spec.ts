@@ -1,22 +1,12 @@
 import { createHash, generateKeyPairSync, KeyObject, sign } from 'node:crypto';
 import { parseSigningKey, verifyArchiveSignature } from '../../../src/modules/vendors/domain/signing-key';
-import { DomainError } from '../../../src/platform/errors/domain-error';
+import { errorOf } from '../../support/decider';
 
 const spkiPem = (key: KeyObject) => key.export({ type: 'spki', format: 'pem' }).toString();
 const spkiSha256 = (key: KeyObject) =>
   createHash('sha256')
     .update(key.export({ type: 'spki', format: 'der' }))
     .digest('hex');
-
-function errorOf(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error('expected a DomainError, nothing was thrown');
-}
 
 const ed = generateKeyPairSync('ed25519');
 const p256 = generateKeyPairSync('ec', { namedCurve: 'P-256' });

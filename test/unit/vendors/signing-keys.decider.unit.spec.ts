@@ -1,30 +1,14 @@
 import {
-  decideSigningKeys,
-  evolveSigningKeys,
-  initialSigningKeysState,
+  signingKeysDecider,
   SigningKeyCommand,
   SigningKeyEvent,
   SigningKeysState,
 } from '../../../src/modules/vendors/domain/signing-keys.decider';
-import { DomainError } from '../../../src/platform/errors/domain-error';
+import { at, errorOf, givenWhenThen } from '../../support/decider';
 
-const t0 = new Date('2026-11-22T10:00:00.000Z');
-const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 const vendorId = 'vendor-1';
 
-const fold = (events: SigningKeyEvent[]): SigningKeysState => events.reduce(evolveSigningKeys, initialSigningKeysState);
-const when = (given: SigningKeyEvent[], command: SigningKeyCommand): SigningKeyEvent[] => decideSigningKeys(command, fold(given));
-const then = (given: SigningKeyEvent[], command: SigningKeyCommand): SigningKeyEvent[] => [...given, ...when(given, command)];
-
-function errorOf(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error('expected a DomainError, nothing was thrown');
-}
+const { fold, when, then } = givenWhenThen(signingKeysDecider);
 
 const fp = (n: number) => String(n).repeat(64).slice(0, 64);
 const register = (n: number, now = at(n)): SigningKeyCommand => ({

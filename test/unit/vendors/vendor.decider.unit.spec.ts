@@ -1,32 +1,9 @@
-import {
-  decideVendor,
-  evolveVendor,
-  initialVendorState,
-  VendorCommand,
-  VendorEvent,
-  VendorState,
-} from '../../../src/modules/vendors/domain/vendor.decider';
-import { DomainError } from '../../../src/platform/errors/domain-error';
+import { vendorDecider, VendorCommand, VendorEvent, VendorState } from '../../../src/modules/vendors/domain/vendor.decider';
+import { at, errorOf, givenWhenThen, t0 } from '../../support/decider';
 
-const t0 = new Date('2026-11-22T10:00:00.000Z');
-const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 const vendorId = '6f1c1f0e-5a7b-4c1d-9e2f-0a1b2c3d4e5f';
 
-const fold = (events: VendorEvent[]): VendorState => events.reduce(evolveVendor, initialVendorState);
-/** given events, when a command: the new events (or the thrown error). */
-const when = (given: VendorEvent[], command: VendorCommand): VendorEvent[] => decideVendor(command, fold(given));
-/** Runs the command and appends what it decided to the history. */
-const then = (given: VendorEvent[], command: VendorCommand): VendorEvent[] => [...given, ...when(given, command)];
-
-function errorOf(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error('expected a DomainError, nothing was thrown');
-}
+const { fold, when, then } = givenWhenThen(vendorDecider);
 
 type ProfileFields = { slug?: string; displayName?: string; bio?: string | null; website?: string | null };
 const saveProfile = (fields: ProfileFields = {}, now = t0): VendorCommand => ({
