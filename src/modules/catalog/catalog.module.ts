@@ -3,20 +3,22 @@ import { PublishReleaseService } from './commands/publish-release/publish-releas
 import { UpdateListingService } from './commands/update-listing/update-listing.service';
 import { UploadReleaseService } from './commands/upload-release/upload-release.service';
 import { ListingsController } from './http/listings.controller';
+import { SearchController } from './http/search.controller';
 import { VendorListingsController } from './http/vendor-listings.controller';
 import { VendorReleasesController } from './http/vendor-releases.controller';
 import { CatalogVendors } from './queries/catalog-vendors';
 import { ListingRecords } from './queries/listing-records';
+import { ListingSearch } from './queries/search/listing-search';
 import { CatalogProjection } from './read-models/catalog.projection';
 import { ReleaseScanSaga, ReleaseScanWorker } from './scanning/release-scan.jobs';
 
 const commands = [UploadReleaseService, PublishReleaseService, UpdateListingService];
-const queries = [ListingRecords, CatalogVendors];
+const queries = [ListingRecords, CatalogVendors, ListingSearch];
 const scanning = [ReleaseScanSaga, ReleaseScanWorker];
 
 /** The catalog: listings, releases and their security scans. */
 @Module({
-  controllers: [ListingsController, VendorReleasesController, VendorListingsController],
+  controllers: [SearchController, ListingsController, VendorReleasesController, VendorListingsController],
   providers: [...commands, ...queries, CatalogProjection, ...scanning],
 })
 export class CatalogModule {}

@@ -4,7 +4,10 @@ import { RecordedEvent } from '../../../event-store/event-store';
 import { AsProjection, Projection } from '../../../projections/runner/processor';
 import { VendorEvent } from '../../vendors/domain/vendor.decider';
 import { ListingChanges } from '../domain/listing-fields';
+import { InstallRecorded } from '../domain/installs';
 import { LISTING_EVENT_TYPES, ListingEvent } from '../domain/listing.decider';
+import { REVIEW_EVENT_TYPES, ReviewEvent, ReviewVoteEvent } from '../domain/review.decider';
+import { applyInstall, applyReview } from './reviews-and-installs';
 
 /** Listing field -> column, for ListingUpdated. JSON documents are stored as jsonb. */
 const COLUMNS: Record<keyof ListingChanges, { column: string; json?: true }> = {
@@ -41,17 +44,23 @@ const VENDOR_EVENTS = [
 @AsProjection()
 export class CatalogProjection implements Projection {
   readonly name = 'catalog';
-  readonly eventTypes = [...VENDOR_EVENTS, ...LISTING_EVENT_TYPES];
+  readonly eventTypes = [...VENDOR_EVENTS, ...LISTING_EVENT_TYPES, ...REVIEW_EVENT_TYPES, 'ReviewVoted', 'InstallRecorded'];
 
   async apply(event: RecordedEvent, tx: EntityManager): Promise<void> {
     if (VENDOR_EVENTS.includes(event.type)) return this.applyVendor(event as unknown as VendorEvent, tx);
+    if (event.type === 'InstallRecorded') return applyInstall(event as unknown as InstallRecorded, tx);
+    if (event.type === 'ReviewVoted' || (REVIEW_EVENT_TYPES as string[]).includes(event.type)) {
+      return applyReview(event as unknown as ReviewEvent | ReviewVoteEvent, tx);
+    }
     const e = event as unknown as ListingEvent;
     switch (e.type) {
       case 'ListingCreated': {
         const d = e.data;
         await tx.query(
-          `INSERT INTO listings (id, vendor_id, slug, type, title, description, tags, targets, tools, price_cents, readme_md, status, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'draft', $12, $12)`,
+          `INSERT INTO listings (id, vendor_id, slug, type, title, description, tags, targets, tools, price_cents, readme_md, status,
+             created_at, updated_at, vendor_name, vendor_verified)
+           SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'draft', $12, $12, v.display_name, v.domain_verified OR v.github_verified
+           FROM catalog_vendors v WHERE v.vendor_id = $2`,
           [
             d.listingId,
             d.vendorId,
@@ -132,6 +141,8 @@ export class CatalogProjection implements Projection {
           ? [
               'latest_version = r.version',
               'latest_release_id = r.id',
+              'latest_signed = r.signed_with IS NOT NULL',
+              'latest_scan_status = r.scan_status',
               follow('title', 'title', "r.content->>'title'"),
               follow('description', 'description', "r.content->>'description'"),
               follow('tags', 'tags', "ARRAY(SELECT jsonb_array_elements_text(r.content->'tags'))"),
@@ -144,7 +155,8 @@ export class CatalogProjection implements Projection {
               .join('')
           : '';
         await tx.query(
-          `UPDATE listings l SET status = CASE WHEN l.status = 'unlisted' THEN 'unlisted' ELSE 'published' END, updated_at = $3 ${latest}
+          `UPDATE listings l SET status = CASE WHEN l.status = 'unlisted' THEN 'unlisted' ELSE 'published' END, updated_at = $3,
+             first_published_at = coalesce(l.first_published_at, $3) ${latest}
            FROM releases r WHERE l.id = $1 AND r.id = $2`,
           [d.listingId, d.releaseId, d.publishedAt],
         );
@@ -175,6 +187,10 @@ export class CatalogProjection implements Projection {
            ON CONFLICT (vendor_id) DO UPDATE SET slug = $2, display_name = $3`,
           [e.data.vendorId, e.data.slug, e.data.displayName],
         );
+        await tx.query('UPDATE listings SET vendor_name = $2 WHERE vendor_id = $1 AND vendor_name <> $2', [
+          e.data.vendorId,
+          e.data.displayName,
+        ]);
         return;
       case 'VendorDomainVerified':
       case 'VendorDomainVerificationLapsed':
@@ -182,22 +198,39 @@ export class CatalogProjection implements Projection {
           e.data.vendorId,
           e.type === 'VendorDomainVerified',
         ]);
-        return;
+        break;
       case 'VendorGithubVerified':
         await tx.query('UPDATE catalog_vendors SET github_verified = true, github_org = $2 WHERE vendor_id = $1', [
           e.data.vendorId,
           e.data.org,
         ]);
-        return;
+        break;
       case 'VendorGithubVerificationLapsed':
         await tx.query('UPDATE catalog_vendors SET github_verified = false WHERE vendor_id = $1', [e.data.vendorId]);
+        break;
+      default:
         return;
     }
+    await tx.query(
+      `UPDATE listings l SET vendor_verified = v.domain_verified OR v.github_verified
+       FROM catalog_vendors v WHERE v.vendor_id = $1 AND l.vendor_id = $1 AND l.vendor_verified <> (v.domain_verified OR v.github_verified)`,
+      [e.data.vendorId],
+    );
   }
 
   async reset(tx: EntityManager): Promise<void> {
-    await tx.query('DELETE FROM releases');
-    await tx.query('DELETE FROM listings');
-    await tx.query('DELETE FROM catalog_vendors');
+    for (const table of [
+      'review_votes',
+      'reviews',
+      'listing_installs',
+      'listing_search_history',
+      'releases',
+      'listings',
+      'catalog_vendors',
+    ]) {
+      await tx.query(`DELETE FROM ${table}`);
+    }
+    // The sequence keeps counting, so a cursor from before the rebuild can never match rows from after it.
+    await tx.query('UPDATE catalog_state SET rating_sum = 0, rating_count = 0 WHERE id = 1');
   }
 }

@@ -41,13 +41,12 @@ export class VerificationRecheck implements OnApplicationBootstrap, OnApplicatio
 
   private async schedule(): Promise<void> {
     try {
-      await this.queues
-        .queue(QUEUE)
-        .upsertJobScheduler(
-          'recheck-all',
-          { every: this.config.verificationRecheckMs },
-          { name: 'recheck-all', opts: { removeOnComplete: 100, removeOnFail: 100 } },
-        );
+      await this.queues.queue(QUEUE).upsertJobScheduler(
+        'recheck-all',
+        // The first round comes one interval after start, not at boot.
+        { every: this.config.verificationRecheckMs, startDate: Date.now() + this.config.verificationRecheckMs },
+        { name: 'recheck-all', opts: { removeOnComplete: 100, removeOnFail: 100 } },
+      );
     } catch (error) {
       this.logger.warn(`could not schedule verification re-checks, retrying: ${(error as Error).message}`);
       if (!this.stopped) this.retry = setTimeout(() => void this.schedule(), SCHEDULE_RETRY_MS);

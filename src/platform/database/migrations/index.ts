@@ -6,6 +6,7 @@ import { Users1763820000000 } from './1763820000000-users';
 import { AuthAudit1763830000000 } from './1763830000000-auth-audit';
 import { Vendors1763840000000 } from './1763840000000-vendors';
 import { Catalog1763850000000 } from './1763850000000-catalog';
+import { Discovery1763860000000 } from './1763860000000-discovery';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   AuthAudit1763830000000,
   Vendors1763840000000,
   Catalog1763850000000,
+  Discovery1763860000000,
 ];
