@@ -22,7 +22,7 @@ export interface Decider<C, S, E extends { type: string; data: unknown }> {
   initialState: S;
 }
 
-const CONFLICT_RETRIES = 3;
+const CONFLICT_RETRIES = 6;
 
 /**
  * Folds the stream, decides, and appends at the revision it read. When another
@@ -45,6 +45,13 @@ export async function decideOnStream<C, S, E extends { type: string; data: unkno
       return { events, state: events.reduce(decider.evolve, state) };
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError) || attempt >= CONFLICT_RETRIES) throw error;
+      await conflictBackoff(attempt);
     }
   }
+}
+
+/** A short randomized pause before deciding again, so writers racing for one stream fall out of step. */
+export function conflictBackoff(attempt: number): Promise<void> {
+  const ms = Math.random() * 5 * 2 ** attempt;
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

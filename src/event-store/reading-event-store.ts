@@ -13,6 +13,7 @@ import {
 } from './event-store';
 import { PersonalDataVault } from './personal-data/personal-data-vault';
 import { Upcasters } from './upcasters';
+import { DomainError } from '../platform/errors/domain-error';
 import { recordWrite } from './write-tracker';
 
 /**
@@ -30,6 +31,7 @@ export class ReadingEventStore extends EventStore {
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedState): Promise<AppendResult> {
+    refuseNulCharacters(events);
     const result = await this.adapter.append(streamId, events, expected);
     recordWrite(
       result.position,
@@ -39,6 +41,7 @@ export class ReadingEventStore extends EventStore {
   }
 
   async appendAtomically(appends: StreamAppend[]): Promise<AppendResult[]> {
+    for (const append of appends) refuseNulCharacters(append.events);
     const results = await this.adapter.appendAtomically(appends);
     results.forEach((result, i) =>
       recordWrite(
@@ -77,4 +80,15 @@ export class ReadingEventStore extends EventStore {
     const opened = await this.vault.openMany(events.map((e) => e.data));
     return events.map((event, i) => this.upcasters.apply({ ...event, data: opened[i] }));
   }
+}
+
+/** PostgreSQL cannot store U+0000 in text or jsonb; user input carrying it is refused here, whatever path it came by. */
+function refuseNulCharacters(events: NewEvent[]): void {
+  const check = (value: unknown): void => {
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) throw new DomainError('invalid', 'Text must not contain NUL (U+0000) characters');
+    } else if (Array.isArray(value)) value.forEach(check);
+    else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) (check(key), check(item));
+  };
+  for (const event of events) check(event.data);
 }

@@ -22,7 +22,7 @@ describe('GET /v1/search', () => {
 
   beforeAll(async () => {
     app = await startTestApp();
-    seed = new CatalogSeed(app);
+    seed = await CatalogSeed.for(app);
     acme = await seed.vendor('acme', { displayName: 'Acme Tools', verified: true });
     zeta = await seed.vendor('zeta', { displayName: 'Zeta Labs' });
     const t = (minutes: number) => new Date(Date.UTC(2026, 10, 1, 12, minutes));
@@ -241,7 +241,7 @@ describe('GET /v1/search while the catalogue changes', () => {
 
   beforeAll(async () => {
     app = await startTestApp();
-    seed = new CatalogSeed(app);
+    seed = await CatalogSeed.for(app);
     vendor = await seed.vendor('walker', { displayName: 'Walker' });
     for (let i = 0; i < 40; i++) {
       const { listingId } = await seed.listing({ vendor, slug: `pkg-${i}`, priceCents: (i % 7) * 100, title: `Package ${i}` });

@@ -37,12 +37,20 @@ describe('vendor profiles and signing keys', () => {
       website: 'https://northwind.example.org',
     });
     expect(updated.status).toBe(200);
-    expect(await json(updated)).toMatchObject({ slug: 'north-wind-labs', displayName: 'North Wind Labs', bio: null });
+    // An omitted bio stays; null clears it.
+    expect(await json(updated)).toMatchObject({ slug: 'north-wind-labs', displayName: 'North Wind Labs', bio: 'Agents.' });
+    const cleared = await vendor.call('POST', '/v1/vendor/profile', {
+      slug: 'north-wind-labs',
+      displayName: 'North Wind Labs',
+      bio: null,
+    });
+    expect(await json(cleared)).toMatchObject({ bio: null, website: 'https://northwind.example.org' });
     expect(await json(await vendor.call('GET', '/v1/vendor/profile'))).toMatchObject({ slug: 'north-wind-labs' });
 
-    // The old slug was released, so another vendor may take it.
+    // The old slug stays with its vendor, so old links never lead to someone else's packages.
     const other = await newCaller(app);
-    expect((await other.call('POST', '/v1/vendor/profile', { slug: 'north-wind', displayName: 'Other' })).status).toBe(201);
+    expect((await other.call('POST', '/v1/vendor/profile', { slug: 'north-wind', displayName: 'Other' })).status).toBe(409);
+    expect((await vendor.call('POST', '/v1/vendor/profile', { slug: 'north-wind', displayName: 'North Wind' })).status).toBe(200);
   });
 
   it('validates every field and names it', async () => {
@@ -177,5 +185,19 @@ describe('vendor profiles and signing keys', () => {
       expect((await json(unsupported)).message).toMatch(/Ed25519 or ECDSA P-256/);
       expect((await vendor.call('POST', '/v1/vendor/keys', { publicKey: key.publicKeyPem })).status).toBe(400);
     });
+  });
+
+  it('keeps a public key to one vendor', async () => {
+    const key = keyPair('ed25519');
+    const first = await newCaller(app);
+    await first.call('POST', '/v1/vendor/profile', { slug: 'key-owner', displayName: 'Owner' });
+    expect(
+      (await first.call('POST', '/v1/vendor/keys', { publicKey: key.publicKeyPem, fingerprint: key.fingerprint })).status,
+    ).toBe(201);
+    const copier = await newCaller(app);
+    await copier.call('POST', '/v1/vendor/profile', { slug: 'key-copier', displayName: 'Copier' });
+    const copied = await copier.call('POST', '/v1/vendor/keys', { publicKey: key.publicKeyPem, fingerprint: key.fingerprint });
+    expect(copied.status).toBe(409);
+    expect((await json(copied)).message).toMatch(/another vendor/);
   });
 });

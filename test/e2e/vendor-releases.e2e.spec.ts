@@ -169,7 +169,7 @@ describe('vendors and releases', () => {
 
   it('refuses a version already uploaded (409) and a change of package type (422); accepts a lower version that never becomes latest', async () => {
     const first = await json(await upload(vendor, packageZip({ slug: 'versions', version: '2.0.0' })));
-    const duplicate = await upload(vendor, packageZip({ slug: 'versions', version: '2.0.0' }));
+    const duplicate = await upload(vendor, packageZip({ slug: 'versions', version: '2.0.0', title: 'Other bytes' }));
     expect(duplicate.status).toBe(409);
     expect((await json(duplicate)).message).toMatch(/2.0.0.*already uploaded/);
     expect((await upload(vendor, packageZip({ slug: 'versions', version: '2.1.0', type: 'rule' }))).status).toBe(422);
@@ -186,7 +186,7 @@ describe('vendors and releases', () => {
     const listing = await json(await fetch(`${app.url}/v1/listings/acme/versions`));
     expect(listing).toMatchObject({ latestVersion: '2.0.0', title: 'PDF tools' });
     const { releases } = await json(await fetch(`${app.url}/v1/listings/acme/versions/releases`));
-    expect(releases.map((r: { version: string }) => r.version)).toEqual(['1.9.3', '2.0.0']);
+    expect(releases.map((r: { version: string }) => r.version)).toEqual(['2.0.0', '1.9.3']);
 
     // A newer release becomes the latest, and the fields the vendor never edited follow its manifest.
     const next = await json(
@@ -384,5 +384,65 @@ describe('vendors and releases', () => {
     expect((await fetch(`${app.url}/v1/listings/acme/pdf-tools`, { headers: { authorization: 'Bearer nope' } })).status).toBe(
       401,
     );
+  });
+
+  it('answers a retried upload with the same release, and lets a version whose upload failed be uploaded again', async () => {
+    const archive = packageZip({ slug: 'retry', version: '3.0.0' });
+    const first = await json(await upload(vendor, archive));
+    const retried = await upload(vendor, archive);
+    expect(retried.status).toBe(201);
+    expect((await json(retried)).release.id).toBe(first.release.id);
+
+    const broken = buildZip([
+      { name: 'manifest.json', data: JSON.stringify(manifest({ slug: 'retry', version: '3.1.0' })) },
+      { name: '../x', data: 'x' },
+    ]);
+    const failed = await json(await upload(vendor, broken));
+    expect((await scanned(failed.release.id)).scan_status).toBe('failed');
+    const fixed = await upload(vendor, packageZip({ slug: 'retry', version: '3.1.0' }));
+    expect(fixed.status).toBe(201);
+    expect((await json(fixed)).release.id).not.toBe(failed.release.id);
+  });
+
+  it('keeps a prerelease from becoming the latest version over a stable one', async () => {
+    const stable = await json(await upload(vendor, packageZip({ slug: 'channels', version: '1.0.0' })));
+    await scanned(stable.release.id);
+    await vendor.call('PATCH', `/v1/vendor/releases/${stable.release.id}/publish`);
+    const beta = await json(await upload(vendor, packageZip({ slug: 'channels', version: '2.0.0-beta.1' })));
+    await scanned(beta.release.id);
+    await vendor.call('PATCH', `/v1/vendor/releases/${beta.release.id}/publish`);
+    expect(await json(await fetch(`${app.url}/v1/listings/acme/channels`))).toMatchObject({ latestVersion: '1.0.0' });
+  });
+
+  it('answers malformed multipart, repeated fields, NUL characters and credentials in URLs with 400, never 500', async () => {
+    const truncated = await fetch(`${app.url}/v1/vendor/releases`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${vendor.token}`, 'content-type': 'multipart/form-data; boundary=xyz' },
+      body: '--xyz\r\nContent-Disposition: form-data; name="archive"; filename="a.zip"\r\n\r\nPK',
+    });
+    expect(truncated.status).toBe(400);
+    const noBoundary = await fetch(`${app.url}/v1/vendor/releases`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${vendor.token}`, 'content-type': 'multipart/form-data' },
+      body: 'nothing',
+    });
+    expect(noBoundary.status).toBe(400);
+    const twice = uploadForm(packageZip({ slug: 'twice' }), { priceCents: '0' });
+    twice.append('priceCents', '500');
+    expect((await vendor.call('POST', '/v1/vendor/releases', twice)).status).toBe(400);
+
+    const { listing } = await json(await upload(vendor, packageZip({ slug: 'nul-check' })));
+    const nul = await fetch(`${app.url}/v1/vendor/listings/${listing.id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${vendor.token}`, 'content-type': 'application/json' },
+      body: '{"title": "bad\\u0000title"}',
+    });
+    expect(nul.status).toBe(400);
+    expect((await fetch(`${app.url}/v1/listings/ac%00me/nul-check`)).status).toBe(400);
+    const credentials = await vendor.call('PATCH', `/v1/vendor/listings/${listing.id}`, {
+      serviceEndpoint: 'https://user:secret@mcp.acme.example/',
+    });
+    expect(credentials.status).toBe(400);
+    expect((await json(credentials)).message).toMatch(/credentials/);
   });
 });

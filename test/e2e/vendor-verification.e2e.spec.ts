@@ -258,11 +258,11 @@ describe('vendor verification', () => {
       expect(await verification(vendor)).toMatchObject({ githubVerified: true, githubOrg: 'acme-org' });
     });
 
-    it('refuses a member who is not an admin (403) and uses the state up', async () => {
+    it('refuses a member who is not an admin (422) and uses the state up', async () => {
       const vendor = await newVendor(app);
       const { state } = await start(vendor);
       const refused = await callback({ state, code: github.authorize('mona', { 'acme-org': 'member' }) });
-      expect(refused.status).toBe(403);
+      expect(refused.status).toBe(422);
       expect((await json(refused)).message).toMatch(/mona is not an admin of the acme-org/);
       expect(await verification(vendor)).toMatchObject({ githubVerified: false, githubOrg: null, verified: false });
 
@@ -271,11 +271,11 @@ describe('vendor verification', () => {
       expect(await verification(vendor)).toMatchObject({ githubVerified: false, verified: false });
     });
 
-    it('refuses an account outside the organization (403)', async () => {
+    it('refuses an account outside the organization (422)', async () => {
       const vendor = await newVendor(app);
       const { state } = await start(vendor);
       const refused = await callback({ state, code: github.authorize('stranger', { 'other-org': 'admin' }) });
-      expect(refused.status).toBe(403);
+      expect(refused.status).toBe(422);
       expect(await verification(vendor)).toMatchObject({ githubVerified: false });
     });
 

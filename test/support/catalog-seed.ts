@@ -6,7 +6,9 @@ import { ListingChanges } from '../../src/modules/catalog/domain/listing-fields'
 import { listingDecider, listingStreamId, ScanOutcome } from '../../src/modules/catalog/domain/listing.decider';
 import { installsStreamId } from '../../src/modules/catalog/domain/installs';
 import { vendorDecider, vendorStreamId } from '../../src/modules/vendors/domain/vendor.decider';
+import { Queues } from '../../src/platform/queue/queues';
 import { ProjectionWaiter } from '../../src/projections/read-your-writes';
+import { RELEASE_SCAN_QUEUE } from '../../src/modules/catalog/scanning/release-scan.jobs';
 import { TestApp } from './app';
 
 export interface SeedVendor {
@@ -51,9 +53,18 @@ export class CatalogSeed {
   private readonly store: EventStore;
   private readonly waiter: ProjectionWaiter;
 
-  constructor(private readonly app: TestApp) {
+  private constructor(app: TestApp) {
     this.store = app.server.app.get(EventStore);
     this.waiter = app.server.app.get(ProjectionWaiter);
+  }
+
+  /**
+   * Seeded releases have no archive, so the real scan worker would fail them;
+   * the seed records scan results itself and pauses that worker's queue.
+   */
+  static async for(app: TestApp): Promise<CatalogSeed> {
+    await app.server.app.get(Queues).queue(RELEASE_SCAN_QUEUE).pause();
+    return new CatalogSeed(app);
   }
 
   async vendor(slug: string, options: { displayName?: string; verified?: boolean } = {}): Promise<SeedVendor> {

@@ -2,23 +2,34 @@ import { Module } from '@nestjs/common';
 import { PublishReleaseService } from './commands/publish-release/publish-release.service';
 import { UpdateListingService } from './commands/update-listing/update-listing.service';
 import { UploadReleaseService } from './commands/upload-release/upload-release.service';
+import { AuditsController } from './http/audits.controller';
+import { LeaderboardController } from './http/leaderboard.controller';
 import { ListingsController } from './http/listings.controller';
 import { SearchController } from './http/search.controller';
 import { VendorListingsController } from './http/vendor-listings.controller';
 import { VendorReleasesController } from './http/vendor-releases.controller';
+import { AuditsQuery } from './queries/audits';
 import { CatalogVendors } from './queries/catalog-vendors';
+import { LeaderboardQuery } from './queries/leaderboard';
 import { ListingRecords } from './queries/listing-records';
 import { ListingSearch } from './queries/search/listing-search';
 import { CatalogProjection } from './read-models/catalog.projection';
 import { ReleaseScanSaga, ReleaseScanWorker } from './scanning/release-scan.jobs';
 
 const commands = [UploadReleaseService, PublishReleaseService, UpdateListingService];
-const queries = [ListingRecords, CatalogVendors, ListingSearch];
+const queries = [ListingRecords, CatalogVendors, ListingSearch, LeaderboardQuery, AuditsQuery];
 const scanning = [ReleaseScanSaga, ReleaseScanWorker];
 
 /** The catalog: listings, releases and their security scans. */
 @Module({
-  controllers: [SearchController, ListingsController, VendorReleasesController, VendorListingsController],
+  controllers: [
+    SearchController,
+    ListingsController,
+    LeaderboardController,
+    AuditsController,
+    VendorReleasesController,
+    VendorListingsController,
+  ],
   providers: [...commands, ...queries, CatalogProjection, ...scanning],
 })
 export class CatalogModule {}

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -51,6 +51,9 @@ export class BlobStore {
     });
     try {
       await pipeline(source, meter, createWriteStream(tempPath, { mode: 0o600 }));
+      // On disk before any event names it.
+      const written = await open(tempPath, 'r');
+      await written.sync().finally(() => written.close());
     } catch (error) {
       await rm(tempPath, { force: true });
       throw error;
@@ -73,8 +76,10 @@ export class BlobStore {
   async exists(sha256: string): Promise<boolean> {
     try {
       return (await stat(this.pathOf(sha256))).isFile();
-    } catch {
-      return false;
+    } catch (error) {
+      // Only "not there" is an answer; a disk that cannot be read is an error to retry, not a missing blob.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
     }
   }
 

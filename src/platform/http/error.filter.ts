@@ -40,6 +40,11 @@ export function toErrorResponse(error: unknown, logger: Logger, request?: Fastif
           : String((response as { message?: unknown }).message ?? error.message);
     return { status: error.getStatus(), body: { message } };
   }
+  // A safety net behind the input checks: text PostgreSQL cannot store is the caller's input, not our failure.
+  const sqlState = (error as { code?: unknown })?.code;
+  if (sqlState === '22P05' || sqlState === '22021') {
+    return { status: 400, body: { message: 'The request contains characters that cannot be stored' } };
+  }
   // Errors raised by Fastify and its plugins (bad JSON, body too large, rate limit) carry a 4xx statusCode.
   const statusCode = (error as { statusCode?: unknown })?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {

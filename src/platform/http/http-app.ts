@@ -32,6 +32,10 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, options);
   const fastify = app.getHttpAdapter().getInstance();
 
+  // PostgreSQL text cannot hold U+0000; a path or query carrying one is refused before it reaches a query.
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (/%00/.test(request.url)) return reply.status(400).send({ message: 'The URL must not contain NUL (%00) characters' });
+  });
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -19,6 +19,8 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
     if (text.length === 0) return done(null, undefined);
     if (nestingDepth(text) > MAX_JSON_DEPTH)
       return done(new BadJsonBody(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`));
+    // PostgreSQL text cannot hold U+0000.
+    if (text.includes('\\u0000')) return done(new BadJsonBody('Request body must not contain NUL (\\u0000) characters'));
     try {
       done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch {

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/co
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '../../../platform/errors/domain-error';
+import { isUuid } from '../../../platform/ids';
 import { CreateTokenDto } from '../commands/create-token/create-token.dto';
 import { IssuedToken, IssueTokenCommand } from '../commands/issue-token/issue-token.command';
 import { RevokeTokenCommand } from '../commands/revoke-token/revoke-token.command';
@@ -20,7 +21,6 @@ class Ok {
   @ApiProperty({ example: true }) ok: true;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @ApiTags('auth')
 @ApiBearerAuth()
@@ -74,7 +74,7 @@ export class TokensController {
   @ApiOkResponse({ type: Ok })
   async revoke(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<Ok> {
     // Anything that is not one of the caller's tokens, malformed ids included, is simply not found.
-    if (!UUID.test(id)) throw new DomainError('not_found', 'Token not found');
+    if (!isUuid(id)) throw new DomainError('not_found', 'Token not found');
     await this.commands.execute(new RevokeTokenCommand(id, principal.userId));
     return { ok: true };
   }

@@ -11,7 +11,7 @@ import { ListingChanges, ListingStatus, PricingModel } from './listing-fields';
  * Versions: uploading a version already uploaded is refused (409). A version
  * lower than the highest uploaded is accepted, as a maintenance release for an
  * older line; publishing it never lowers `latestVersion`, which is always the
- * highest published version.
+ * highest published version (a stable version over any prerelease).
  */
 export type ScanStatus = 'pending' | 'passed' | 'flagged' | 'failed';
 
@@ -74,8 +74,10 @@ export const LISTING_EVENT_TYPES: ListingEvent['type'][] = [
   'ListingUpdated',
 ];
 
-interface ReleaseState {
+export interface ReleaseState {
   version: string;
+  archiveSha256: string;
+  uploadedAt: string;
   scanStatus: ScanStatus;
   publishRequested: boolean;
   published: boolean;
@@ -195,7 +197,12 @@ function upload(command: Extract<ListingCommand, { type: 'UploadRelease' }>, sta
       `manifest.json: "type" is "${content.type}" but this listing is a ${state.type}; a listing keeps its type`,
     );
   }
-  if (Object.values(state.releases).some((r) => semver.eq(r.version, content.version))) {
+  for (const release of Object.values(state.releases)) {
+    if (!semver.eq(release.version, content.version)) continue;
+    // A retried upload of the same bytes changes nothing; the service answers with the release it made.
+    if (release.archiveSha256 === command.archiveSha256) return [];
+    // A version whose only upload failed its scan was never offered to anyone, so it may be uploaded again.
+    if (release.scanStatus === 'failed') continue;
     throw new DomainError('conflict', `Version ${content.version} of ${command.slug} was already uploaded; bump the version`);
   }
   return [uploaded];
@@ -203,8 +210,24 @@ function upload(command: Extract<ListingCommand, { type: 'UploadRelease' }>, sta
 
 function published(state: Extract<ListingState, { exists: true }>, releaseId: string, at: string): ListingEvent {
   const { version } = state.releases[releaseId];
-  const becomesLatest = state.latestVersion === null || semver.gt(version, state.latestVersion);
+  const becomesLatest = supersedes(version, state.latestVersion);
   return { type: 'ReleasePublished', data: { listingId: state.listingId, releaseId, version, becomesLatest, publishedAt: at } };
+}
+
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+/** A stable version always wins over a prerelease; otherwise the higher version wins. */
+function supersedes(version: string, latest: string | null): boolean {
+  if (latest === null) return true;
+  const isPrerelease = semver.prerelease(version) !== null;
+  if (isPrerelease !== (semver.prerelease(latest) !== null)) return !isPrerelease;
+  return semver.gt(version, latest);
 }
 
 /** Rules that span fields or depend on the listing's state; single fields are validated at the edge. */
@@ -214,6 +237,13 @@ function checkChanges(changes: ListingChanges, state: Extract<ListingState, { ex
   const perCallCents = changes.perCallCents !== undefined ? changes.perCallCents : state.perCallCents;
   if (pricingModel === 'metered' && (perCallCents === null || perCallCents === undefined)) {
     throw new DomainError('invalid', 'perCallCents is required when pricingModel is metered');
+  }
+  if (changes.serviceEndpoint) {
+    const endpoint = parseUrl(changes.serviceEndpoint);
+    if (!endpoint || !['http:', 'https:'].includes(endpoint.protocol)) throw new DomainError('invalid', 'serviceEndpoint must be an http(s) URL');
+    if (endpoint.username || endpoint.password) {
+      throw new DomainError('invalid', 'serviceEndpoint must not carry credentials: it is shown publicly');
+    }
   }
   if ((changes.status === 'published' || changes.status === 'unlisted') && state.latestVersion === null) {
     throw new DomainError('unprocessable', `A listing needs a published release before it can be ${changes.status}`);
@@ -244,6 +274,8 @@ export function evolveListing(state: ListingState, event: ListingEvent): Listing
           ...state.releases,
           [event.data.releaseId]: {
             version: event.data.version,
+            archiveSha256: event.data.archiveSha256,
+            uploadedAt: event.data.uploadedAt,
             scanStatus: 'pending',
             publishRequested: false,
             published: false,

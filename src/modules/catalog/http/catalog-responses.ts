@@ -59,7 +59,8 @@ export class PublishedReleases {
 export class UploadedReleaseSummary {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() version: string;
-  @ApiProperty({ enum: ['pending'] }) scanStatus: 'pending';
+  /** `pending` for a new upload; a retried upload of the same archive answers with its release as it stands. */
+  @ApiProperty({ enum: ['pending', 'passed', 'flagged', 'failed'] }) scanStatus: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 

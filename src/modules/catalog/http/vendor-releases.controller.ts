@@ -1,5 +1,6 @@
 import { Controller, Param, Patch, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
@@ -55,17 +56,18 @@ export class VendorReleasesController {
     let staged: StagedBlob | undefined;
     const fields: Record<string, string> = {};
     try {
-      for await (const part of request.parts()) {
+      for await (const part of multipartParts(request)) {
         if (part.type === 'file') {
           if (part.fieldname !== 'archive' || staged) {
             part.file.resume();
             throw new DomainError('invalid', `Unexpected file field "${part.fieldname}": send one file, as "archive"`);
           }
-          staged = await this.blobs.stage(part.file, this.config.maxArchiveBytes);
+          staged = await this.blobs.stage(part.file, this.config.maxArchiveBytes).catch(unreadableUpload);
           if (part.file.truncated)
             throw new DomainError('payload_too_large', `The archive is larger than ${this.config.maxArchiveBytes} bytes`);
         } else {
           if (!FIELDS.has(part.fieldname)) throw new DomainError('invalid', `Unknown field "${part.fieldname}"`);
+          if (part.fieldname in fields) throw new DomainError('invalid', `Field "${part.fieldname}" is sent more than once`);
           fields[part.fieldname] = String(part.value);
         }
       }
@@ -97,4 +99,28 @@ function parsePrice(raw: string | undefined): number {
     throw new DomainError('invalid', `priceCents must be an integer from 0 to ${MAX_PRICE_CENTS}`);
   }
   return Number(raw);
+}
+
+/** A file stream that broke off mid-body is the caller's 400; disk errors (ENOSPC ...) stay 500s. */
+function unreadableUpload(error: unknown): never {
+  const { code, statusCode } = error as { code?: string; statusCode?: number };
+  if (error instanceof DomainError || (statusCode !== undefined && statusCode < 500) || /^E[A-Z]+$/.test(code ?? '')) throw error;
+  throw new DomainError('invalid', `The archive upload could not be read: ${(error as Error).message}`);
+}
+
+/** The request's parts; a body the multipart parser cannot read is the caller's 400, not our 500. */
+async function* multipartParts(request: FastifyRequest): AsyncGenerator<Multipart> {
+  const parts = request.parts();
+  for (;;) {
+    let next: IteratorResult<Multipart>;
+    try {
+      next = await parts.next();
+    } catch (error) {
+      const status = (error as { statusCode?: number }).statusCode;
+      if (error instanceof DomainError || (status !== undefined && status < 500)) throw error;
+      throw new DomainError('invalid', `The multipart/form-data body could not be read: ${(error as Error).message}`);
+    }
+    if (next.done) return;
+    yield next.value;
+  }
 }

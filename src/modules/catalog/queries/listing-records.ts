@@ -1,9 +1,9 @@
+import * as semver from 'semver';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../../platform/errors/domain-error';
+import { isUuid } from '../../../platform/ids';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
 
 /** A listing's whole public record: the search summary plus everything its page shows. */
 export interface ListingRecord {
@@ -75,14 +75,15 @@ export class ListingRecords {
     return toRecord(row);
   }
 
-  /** Published releases, newest first. */
+  /** Published releases, highest version first. */
   async releases(vendorSlug: string, slug: string, viewerId: string | null): Promise<PublishedRelease[]> {
     const listing = await this.byPath(vendorSlug, slug, viewerId);
     const rows = await this.dataSource.query(
       `SELECT id, version, archive_sha256, published_at FROM releases
-       WHERE listing_id = $1 AND published_at IS NOT NULL ORDER BY published_at DESC, created_at DESC`,
+       WHERE listing_id = $1 AND published_at IS NOT NULL`,
       [listing.id],
     );
+    rows.sort((a: { version: string }, b: { version: string }) => semver.rcompare(a.version, b.version));
     return rows.map((row: Record<string, unknown>) => ({
       id: row.id as string,
       version: row.version as string,

@@ -64,13 +64,36 @@ export class ReleaseScanWorker implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     if (!this.config.runProcessors) return;
-    this.queues.worker<ReleaseScanJob>(RELEASE_SCAN_QUEUE, (job) => this.scan(job.data), { concurrency: 2 });
+    this.queues.worker<ReleaseScanJob>(
+      RELEASE_SCAN_QUEUE,
+      async (job) => {
+        try {
+          return await this.scan(job.data);
+        } catch (error) {
+          // Fail closed: when the last attempt cannot record a result, record a failure instead of leaving it pending.
+          if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await this.recordScannerError(job.data, error);
+          throw error;
+        }
+      },
+      { concurrency: 2 },
+    );
+  }
+
+  private async recordScannerError(job: ReleaseScanJob, error: unknown): Promise<void> {
+    const message = error instanceof Error ? error.message : String(error);
+    this.logger.error(`release ${job.releaseId} could not be scanned: ${message}`);
+    await decideOnStream(this.store, listingStreamId(job.listingId), listingDecider, {
+      type: 'RecordScan',
+      releaseId: job.releaseId,
+      outcome: scannerFailure('the scan could not be completed'),
+      now: this.clock.now(),
+    });
   }
 
   async scan(job: ReleaseScanJob): Promise<ScanOutcome> {
     const outcome = (await this.blobs.exists(job.archiveSha256))
       ? toOutcome(await scanArchive(this.blobs.pathOf(job.archiveSha256), { signed: job.signed }))
-      : missingArchive(job.archiveSha256);
+      : scannerFailure(`the archive ${job.archiveSha256} is missing from the blob store`);
     await decideOnStream(this.store, listingStreamId(job.listingId), listingDecider, {
       type: 'RecordScan',
       releaseId: job.releaseId,
@@ -87,14 +110,12 @@ function toOutcome(report: Awaited<ReturnType<typeof scanArchive>>): ScanOutcome
   return { status, label, qualityScore, findings, checks, promptGuard };
 }
 
-function missingArchive(sha256: string): ScanOutcome {
+function scannerFailure(reason: string): ScanOutcome {
   return {
     status: 'failed',
     label: 'unsafe',
     qualityScore: 0,
-    findings: [
-      { check: 'scanner', severity: 'failure', message: `Scanner error: the archive ${sha256} is missing from the blob store` },
-    ],
+    findings: [{ check: 'scanner', severity: 'failure', message: `Scanner error: ${reason}` }],
     checks: [{ check: 'scanner', ok: false }],
     promptGuard: { ran: false, verified: false, perFile: [] },
   };

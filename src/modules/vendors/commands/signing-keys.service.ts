@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventStore } from '../../../event-store/event-store';
-import { decideOnStream } from '../../../event-store/fold-stream';
+import { decideOnStream, foldStream } from '../../../event-store/fold-stream';
 import { Clock } from '../../../platform/clock/clock';
 import { DomainError } from '../../../platform/errors/domain-error';
 import { parseSigningKey } from '../domain/signing-key';
@@ -26,14 +26,27 @@ export class SigningKeysService {
         "fingerprint does not match publicKey: it must be the lowercase hex SHA-256 of the key's DER-encoded SubjectPublicKeyInfo",
       );
     }
-    const { events } = await decideOnStream(this.store, signingKeysStreamId(vendorId), signingKeysDecider, {
-      type: 'RegisterKey',
-      vendorId,
-      fingerprint: parsed.fingerprint,
-      publicKey: parsed.publicKeyPem,
-      algorithm: parsed.algorithm,
-      now: this.clock.now(),
-    });
+    // A public key belongs to one vendor: otherwise another vendor could re-upload a signed archive as its own.
+    const reservationId = `signing-key-${parsed.fingerprint}`;
+    const holder = (await this.store.readStream(reservationId))[0];
+    if (holder && holder.data.vendorId !== vendorId) throw new DomainError('conflict', 'This key is registered by another vendor');
+    const streamId = signingKeysStreamId(vendorId);
+    const { state, revision } = await foldStream(this.store, streamId, signingKeysDecider.evolve, signingKeysDecider.initialState);
+    const events = signingKeysDecider.decide(
+      {
+        type: 'RegisterKey',
+        vendorId,
+        fingerprint: parsed.fingerprint,
+        publicKey: parsed.publicKeyPem,
+        algorithm: parsed.algorithm,
+        now: this.clock.now(),
+      },
+      state,
+    );
+    await this.store.appendAtomically([
+      { streamId, events, expected: revision < 0 ? 'no_stream' : revision },
+      { streamId: reservationId, events: [{ type: 'SigningKeyFingerprintReserved', data: { vendorId } }], expected: 'no_stream' },
+    ]);
     return { action: events[0].type === 'SigningKeyRotated' ? 'rotate' : 'register', fingerprint: parsed.fingerprint };
   }
 

@@ -3,10 +3,14 @@ import { EventStore, StreamAppend } from '../../../event-store/event-store';
 import { foldStream } from '../../../event-store/fold-stream';
 import { Clock } from '../../../platform/clock/clock';
 import { DomainError } from '../../../platform/errors/domain-error';
-import { vendorDecider, VendorEvent, vendorStreamId, VendorState } from '../domain/vendor.decider';
-import { VendorProfileFields } from '../domain/vendor-profile';
+import { SaveProfileCommand, vendorDecider, VendorEvent, vendorStreamId, VendorState } from '../domain/vendor.decider';
 
-/** Slug uniqueness: a reservation stream per slug, appended in the same transaction as the profile. */
+/**
+ * Slug uniqueness: a reservation stream per slug, appended in the same
+ * transaction as the profile. A slug is never released, even when its vendor
+ * moves to another: links to `/v1/listings/<old-slug>/...` must never start
+ * serving another vendor's packages.
+ */
 const slugStreamId = (slug: string) => `vendor-slug-${slug}`;
 
 @Injectable()
@@ -17,7 +21,7 @@ export class VendorProfileService {
   ) {}
 
   /** Creates or updates the caller's profile; returns whether it was created. */
-  async save(vendorId: string, fields: VendorProfileFields): Promise<{ created: boolean }> {
+  async save(vendorId: string, fields: Omit<SaveProfileCommand, 'type' | 'vendorId' | 'now'>): Promise<{ created: boolean }> {
     const streamId = vendorStreamId(vendorId);
     const { state, revision } = await foldStream<VendorState, VendorEvent>(
       this.store,
@@ -30,19 +34,13 @@ export class VendorProfileService {
     if (!state.exists || state.slug !== fields.slug) {
       const wanted = await this.store.readStream(slugStreamId(fields.slug));
       const holder = wanted[wanted.length - 1];
-      if (holder?.type === 'VendorSlugReserved' && holder.data.vendorId !== vendorId) {
-        throw new DomainError('conflict', `The vendor slug "${fields.slug}" is taken`);
-      }
-      appends.push({
-        streamId: slugStreamId(fields.slug),
-        events: [{ type: 'VendorSlugReserved', data: { vendorId } }],
-        expected: wanted.length === 0 ? 'no_stream' : wanted.length - 1,
-      });
-      if (state.exists) {
+      if (holder && holder.data.vendorId !== vendorId) throw new DomainError('conflict', `The vendor slug "${fields.slug}" is taken`);
+      // Returning to a slug the vendor held before needs no new reservation.
+      if (!holder) {
         appends.push({
-          streamId: slugStreamId(state.slug),
-          events: [{ type: 'VendorSlugReleased', data: { vendorId } }],
-          expected: 'exists',
+          streamId: slugStreamId(fields.slug),
+          events: [{ type: 'VendorSlugReserved', data: { vendorId } }],
+          expected: 'no_stream',
         });
       }
     }

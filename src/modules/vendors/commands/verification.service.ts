@@ -7,12 +7,12 @@ import { decideOnStream, foldStream } from '../../../event-store/fold-stream';
 import { PersonalDataVault } from '../../../event-store/personal-data/personal-data-vault';
 import { Clock } from '../../../platform/clock/clock';
 import { DomainError } from '../../../platform/errors/domain-error';
+import { isUuid } from '../../../platform/ids';
 import { vendorDecider, VendorEvent, vendorStreamId } from '../domain/vendor.decider';
 import { DnsTxtLookup, domainVerificationRecord, hasVerificationRecord } from '../verification/dns-txt-lookup';
 import { GithubOAuthClient } from '../verification/github-oauth.client';
 
 const GITHUB_STATE_TTL_MS = 10 * 60 * 1000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const INVALID_STATE = 'This verification link is invalid, expired or already used; start again';
 
@@ -84,8 +84,7 @@ export class VerificationService {
   /** The OAuth callback: exchanges the code and requires an active admin membership of the claimed organization. */
   async completeGithub(state: string, code: string): Promise<{ org: string }> {
     const vendorId = state.split('.')[0];
-    if (!UUID.test(vendorId))
-      throw new DomainError('invalid', 'This verification link is invalid, expired or already used; start again');
+    if (!isUuid(vendorId)) throw new DomainError('invalid', INVALID_STATE);
     const streamId = vendorStreamId(vendorId);
     const stateHash = hashState(state);
     const { state: vendor } = await foldStream(this.store, streamId, vendorDecider.evolve, vendorDecider.initialState);
@@ -118,7 +117,7 @@ export class VerificationService {
     if (role !== 'admin') {
       return fail(
         `not an admin of ${org}`,
-        new DomainError('forbidden', `The GitHub account ${login} is not an admin of the ${org} organization`),
+        new DomainError('unprocessable', `The GitHub account ${login} is not an admin of the ${org} organization`),
       );
     }
     await decideOnStream(this.store, streamId, vendorDecider, {
@@ -135,8 +134,8 @@ export class VerificationService {
   /** Re-checks one vendor's proofs. A lookup that fails (DNS or GitHub down) changes nothing. */
   async recheck(vendorId: string): Promise<void> {
     const streamId = vendorStreamId(vendorId);
-    const history = await this.store.readStream(streamId);
-    const state = history.map((e) => e as unknown as VendorEvent).reduce(vendorDecider.evolve, vendorDecider.initialState);
+    const history = (await this.store.readStream(streamId)) as unknown as VendorEvent[];
+    const state = history.reduce(vendorDecider.evolve, vendorDecider.initialState);
     if (!state.exists) return;
     const now = this.clock.now();
     if (state.domain?.verified) {
@@ -148,7 +147,7 @@ export class VerificationService {
     }
     if (state.github?.verified) {
       const verified = [...history].reverse().find((e) => e.type === 'VendorGithubVerified');
-      const token = verified?.data.accessToken as string | null | undefined;
+      const token = verified?.type === 'VendorGithubVerified' ? verified.data.accessToken : null;
       let role: string | null = null;
       try {
         role = token ? await this.github.orgRole(token, state.github.org) : null;

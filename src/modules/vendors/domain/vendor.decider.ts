@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { Decider } from '../../../event-store/fold-stream';
 import { DomainError } from '../../../platform/errors/domain-error';
 import { checkVendorProfile, VendorProfileFields, websiteHost } from './vendor-profile';
@@ -37,14 +38,26 @@ export type VendorState =
       exists: true;
       vendorId: string;
       slug: string;
+      bio: string | null;
       website: string | null;
       domain: { host: string; token: string; verified: boolean } | null;
       github: { org: string; verified: boolean } | null;
       pendingGithub: { org: string; stateHash: string; expiresAt: string } | null;
     };
 
+/** `bio` and `website` left undefined keep their current values; null clears them. */
+export type SaveProfileCommand = {
+  type: 'SaveProfile';
+  vendorId: string;
+  slug: string;
+  displayName: string;
+  bio?: string | null;
+  website?: string | null;
+  now: Date;
+};
+
 export type VendorCommand =
-  | ({ type: 'SaveProfile'; vendorId: string; now: Date } & VendorProfileFields)
+  | SaveProfileCommand
   | { type: 'IssueDomainChallenge'; token: string; now: Date }
   | { type: 'ConfirmDomain'; host: string; now: Date }
   | { type: 'LapseDomain'; reason: string; now: Date }
@@ -59,21 +72,24 @@ const NO_PROFILE = 'Create a vendor profile first: POST /v1/vendor/profile';
 
 export function decideVendor(command: VendorCommand, state: VendorState): VendorEvent[] {
   if (command.type === 'SaveProfile') {
-    checkVendorProfile(command);
+    const fields: VendorProfileFields = {
+      slug: command.slug,
+      displayName: command.displayName.trim(),
+      bio: command.bio !== undefined ? command.bio : state.exists ? state.bio : null,
+      website: command.website !== undefined ? command.website : state.exists ? state.website : null,
+    };
+    checkVendorProfile(fields);
     const saved: VendorEvent = {
       type: 'VendorProfileSaved',
       data: {
         vendorId: command.vendorId,
-        slug: command.slug,
-        displayName: command.displayName.trim(),
-        bio: command.bio,
-        website: command.website,
+        ...fields,
         previousSlug: state.exists && state.slug !== command.slug ? state.slug : null,
         savedAt: command.now.toISOString(),
       },
     };
     // A proof for one host says nothing about another.
-    const newHost = command.website === null ? null : websiteHost(command.website);
+    const newHost = fields.website === null ? null : websiteHost(fields.website);
     if (state.exists && state.domain?.verified && state.domain.host !== newHost) {
       return [
         saved,
@@ -97,6 +113,9 @@ export function decideVendor(command: VendorCommand, state: VendorState): Vendor
       if (state.website === null)
         throw new DomainError('unprocessable', 'Set a website on the vendor profile before verifying its domain');
       const host = websiteHost(state.website);
+      if (isIP(host.replace(/^\[|\]$/g, '')) !== 0) {
+        throw new DomainError('unprocessable', 'The website is an IP address; domain verification needs a host name');
+      }
       if (state.domain?.host === host) return []; // the record already issued stays valid
       return [
         {
@@ -173,7 +192,8 @@ export function evolveVendor(state: VendorState, event: VendorEvent): VendorStat
     // A challenge for a host that is no longer the website's proves nothing any more.
     const host = event.data.website === null ? null : websiteHost(event.data.website);
     const domain = base.domain?.host === host ? base.domain : null;
-    return { ...base, domain, exists: true, vendorId: event.data.vendorId, slug: event.data.slug, website: event.data.website };
+    const { vendorId, slug, bio, website } = event.data;
+    return { ...base, domain, exists: true, vendorId, slug, bio, website };
   }
   if (!state.exists) return state;
   switch (event.type) {

@@ -57,6 +57,7 @@ export class SigningKeysController {
   async revoke(@CurrentPrincipal() principal: Principal, @Param('fingerprint') fingerprint: string): Promise<Ok> {
     await this.directory.require(principal.userId);
     await this.keys.revoke(principal.userId, fingerprint);
+    await this.waiter.catchUpWithThisRequest();
     return { ok: true };
   }
 }

@@ -19,7 +19,7 @@ export class VendorProfileController {
     private readonly waiter: ProjectionWaiter,
   ) {}
 
-  /** Creates (201) or updates (200) the caller's vendor profile. */
+  /** Creates (201) or updates (200) the caller's vendor profile; an omitted bio or website keeps its value, null clears it. */
   @Post()
   @ApiOkResponse({ type: VendorProfile })
   async save(
@@ -30,8 +30,8 @@ export class VendorProfileController {
     const { created } = await this.profiles.save(principal.userId, {
       slug: body.slug,
       displayName: body.displayName,
-      bio: body.bio ?? null,
-      website: body.website ?? null,
+      bio: body.bio,
+      website: body.website,
     });
     await this.waiter.catchUpWithThisRequest();
     void reply.status(created ? 201 : 200);

@@ -13,19 +13,20 @@ export class SaveVendorProfileDto {
   @Length(1, 64)
   displayName: string;
 
+  /** Omitted: unchanged; null: cleared. */
   @IsOptional()
   @IsString()
   @MaxLength(500)
-  bio?: string;
+  bio?: string | null;
 
-  /** The vendor's http(s) website; its host is what domain verification proves. */
+  /** The vendor's http(s) website; its host is what domain verification proves. Omitted: unchanged; null: cleared. */
   @IsOptional()
   @IsUrl(
     { protocols: ['http', 'https'], require_protocol: true, require_tld: true },
     { message: 'website must be a valid http(s) URL' },
   )
   @MaxLength(2048)
-  website?: string;
+  website?: string | null;
 }
 
 export class RegisterSigningKeyDto {

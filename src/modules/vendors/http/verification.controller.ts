@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '../../../platform/errors/domain-error';
+import { ProjectionWaiter } from '../../../projections/read-your-writes';
 import { CurrentPrincipal, Principal, Public, RequireScope } from '../../auth/http/authentication';
 import { VerificationService } from '../commands/verification.service';
 import { VendorDirectory } from '../queries/vendor-directory';
@@ -16,6 +17,7 @@ export class VerificationController {
   constructor(
     private readonly verification: VerificationService,
     private readonly directory: VendorDirectory,
+    private readonly waiter: ProjectionWaiter,
   ) {}
 
   @Get('verification')
@@ -31,7 +33,9 @@ export class VerificationController {
   @ApiOkResponse({ type: DomainRecord })
   async domainRecord(@CurrentPrincipal() principal: Principal): Promise<DomainRecord> {
     await this.directory.require(principal.userId);
-    return { record: await this.verification.domainRecord(principal.userId) };
+    const record = await this.verification.domainRecord(principal.userId);
+    await this.waiter.catchUpWithThisRequest();
+    return { record };
   }
 
   @Post('verify/domain/check')
@@ -39,7 +43,9 @@ export class VerificationController {
   @ApiOkResponse({ type: DomainCheck })
   async checkDomain(@CurrentPrincipal() principal: Principal): Promise<DomainCheck> {
     await this.directory.require(principal.userId);
-    return { verified: await this.verification.checkDomain(principal.userId) };
+    const verified = await this.verification.checkDomain(principal.userId);
+    await this.waiter.catchUpWithThisRequest();
+    return { verified };
   }
 
   /** The GitHub authorization page; approving it proves admin rights in `org`. */
@@ -63,6 +69,7 @@ export class VerificationController {
       throw new DomainError('invalid', 'The callback needs the state and code GitHub sends');
     }
     const { org } = await this.verification.completeGithub(state, code);
+    await this.waiter.catchUpWithThisRequest();
     return { verified: true, githubOrg: org };
   }
 }

@@ -69,9 +69,9 @@ export class Catalog1763850000000 implements MigrationInterface {
         scanned_at        timestamptz,
         publish_requested boolean     NOT NULL DEFAULT false,
         published_at      timestamptz,
-        created_at        timestamptz NOT NULL,
-        UNIQUE (listing_id, version)
+        created_at        timestamptz NOT NULL
       )`);
+    await db.query('CREATE INDEX releases_listing ON releases (listing_id, created_at DESC)');
     await db.query('CREATE INDEX releases_published ON releases (listing_id, published_at DESC) WHERE published_at IS NOT NULL');
   }
 

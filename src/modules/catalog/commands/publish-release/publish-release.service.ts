@@ -5,7 +5,7 @@ import { decideOnStream } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { listingDecider, listingStreamId } from '../../domain/listing.decider';
-import { isUuid } from '../../queries/listing-records';
+import { isUuid } from '../../../../platform/ids';
 
 @Injectable()
 export class PublishReleaseService {

@@ -6,7 +6,7 @@ import { Clock } from '../../../../platform/clock/clock';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { ListingChanges } from '../../domain/listing-fields';
 import { listingDecider, listingStreamId } from '../../domain/listing.decider';
-import { isUuid } from '../../queries/listing-records';
+import { isUuid } from '../../../../platform/ids';
 
 @Injectable()
 export class UpdateListingService {

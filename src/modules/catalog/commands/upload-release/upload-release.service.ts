@@ -3,23 +3,23 @@ import { readFile } from 'node:fs/promises';
 import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { EventStore, NewEvent, WrongExpectedVersionError } from '../../../../event-store/event-store';
-import { foldStream } from '../../../../event-store/fold-stream';
+import { conflictBackoff, foldStream } from '../../../../event-store/fold-stream';
 import { BlobStore, StagedBlob } from '../../../../platform/blob-store/blob-store';
 import { Clock } from '../../../../platform/clock/clock';
 import { VerifyArchiveSignatureQuery } from '../../../vendors/queries/verify-archive-signature.query';
 import { readPackage } from '../../archive/read-package';
-import { listingDecider, ListingEvent, ListingState, listingStreamId, ReleaseContent } from '../../domain/listing.decider';
+import { listingDecider, ListingEvent, ListingState, listingStreamId, ReleaseContent, ScanStatus } from '../../domain/listing.decider';
 import { CatalogVendors } from '../../queries/catalog-vendors';
 
 export interface UploadedRelease {
-  release: { id: string; version: string; scanStatus: 'pending'; createdAt: string };
+  release: { id: string; version: string; scanStatus: ScanStatus; createdAt: string };
   listing: { id: string; slug: string };
 }
 
 /** A vendor's listing slugs are unique: the reservation stream holds the listing's id. */
 const listingSlugStreamId = (vendorId: string, slug: string) => `listing-slug-${vendorId}-${slug}`;
 
-const CONFLICT_RETRIES = 3;
+const CONFLICT_RETRIES = 6;
 
 @Injectable()
 export class UploadReleaseService {
@@ -80,6 +80,7 @@ export class UploadReleaseService {
         },
         state,
       ) as unknown as NewEvent[];
+      if (events.length === 0) return this.sameUpload(state, listingId, manifest.slug, content.version, staged.sha256);
       // Stored before the events that point at it, so no release ever names a missing archive.
       if (attempt === 1) await this.blobs.commit(staged);
       try {
@@ -103,8 +104,22 @@ export class UploadReleaseService {
       } catch (error) {
         // Another upload of this slug won the race; decide again on what it wrote.
         if (!(error instanceof WrongExpectedVersionError) || attempt >= CONFLICT_RETRIES) throw error;
+        await conflictBackoff(attempt);
       }
     }
+  }
+
+  /** The answer to a retried upload: the release the first attempt made. */
+  private sameUpload(state: ListingState, listingId: string, slug: string, version: string, sha256: string): UploadedRelease {
+    const found = state.exists
+      ? Object.entries(state.releases).find(([, r]) => r.version === version && r.archiveSha256 === sha256)
+      : undefined;
+    if (!found) throw new Error(`no release of ${slug} ${version} with archive ${sha256}`);
+    const [id, release] = found;
+    return {
+      release: { id, version, scanStatus: release.scanStatus, createdAt: release.uploadedAt },
+      listing: { id: listingId, slug },
+    };
   }
 
   private async verifySignature(vendorId: string, staged: StagedBlob, signature: string): Promise<string> {

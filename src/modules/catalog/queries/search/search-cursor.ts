@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DomainError } from '../../../../platform/errors/domain-error';
+import { isUuid } from '../../../../platform/ids';
 
 /**
  * An opaque keyset cursor: the walk's snapshot (the catalog sequence when it
@@ -16,8 +17,6 @@ export interface SearchCursor {
 
 /** Older cursors are refused: the ordering history they read from is pruned. */
 export const CURSOR_TTL_MS = 60 * 60 * 1000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function encodeCursor(cursor: SearchCursor): string {
   return Buffer.from(JSON.stringify([1, cursor.snapshot, cursor.value, cursor.id, cursor.search, cursor.issuedAt])).toString(
@@ -38,7 +37,7 @@ export function decodeCursor(text: string, search: string, now: number): SearchC
     !Number.isSafeInteger(snapshot) ||
     !(typeof value === 'number' ? Number.isFinite(value) : typeof value === 'string' && !Number.isNaN(Date.parse(value))) ||
     typeof id !== 'string' ||
-    !UUID.test(id) ||
+    !isUuid(id) ||
     typeof searchOf !== 'string' ||
     !Number.isSafeInteger(issuedAt)
   ) {
