@@ -67,8 +67,9 @@ export class CatalogSeed {
     return new CatalogSeed(app);
   }
 
-  async vendor(slug: string, options: { displayName?: string; verified?: boolean } = {}): Promise<SeedVendor> {
-    const id = randomUUID();
+  /** `id` makes an existing user (e.g. a test caller) the vendor. */
+  async vendor(slug: string, options: { displayName?: string; verified?: boolean; id?: string } = {}): Promise<SeedVendor> {
+    const id = options.id ?? randomUUID();
     await this.settled(async () => {
       const now = new Date();
       const website = `https://${slug}.example.com`;

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { PublishReleaseService } from './commands/publish-release/publish-release.service';
+import { ReviewsService } from './commands/review-listing/reviews.service';
 import { UpdateListingService } from './commands/update-listing/update-listing.service';
 import { UploadReleaseService } from './commands/upload-release/upload-release.service';
 import { AuditsController } from './http/audits.controller';
 import { LeaderboardController } from './http/leaderboard.controller';
 import { ListingsController } from './http/listings.controller';
+import { ReviewsController, VendorReviewsController } from './http/reviews.controller';
 import { SearchController } from './http/search.controller';
 import { VendorListingsController } from './http/vendor-listings.controller';
 import { VendorReleasesController } from './http/vendor-releases.controller';
@@ -12,19 +14,22 @@ import { AuditsQuery } from './queries/audits';
 import { CatalogVendors } from './queries/catalog-vendors';
 import { LeaderboardQuery } from './queries/leaderboard';
 import { ListingRecords } from './queries/listing-records';
+import { ReviewRecords } from './queries/review-records';
 import { ListingSearch } from './queries/search/listing-search';
 import { CatalogProjection } from './read-models/catalog.projection';
 import { ReleaseScanSaga, ReleaseScanWorker } from './scanning/release-scan.jobs';
 
-const commands = [UploadReleaseService, PublishReleaseService, UpdateListingService];
-const queries = [ListingRecords, CatalogVendors, ListingSearch, LeaderboardQuery, AuditsQuery];
+const commands = [UploadReleaseService, PublishReleaseService, UpdateListingService, ReviewsService];
+const queries = [ListingRecords, CatalogVendors, ListingSearch, LeaderboardQuery, AuditsQuery, ReviewRecords];
 const scanning = [ReleaseScanSaga, ReleaseScanWorker];
 
-/** The catalog: listings, releases and their security scans. */
+/** The catalog: listings and releases with their security scans, search, reviews, the leaderboard and audits. */
 @Module({
   controllers: [
     SearchController,
     ListingsController,
+    ReviewsController,
+    VendorReviewsController,
     LeaderboardController,
     AuditsController,
     VendorReleasesController,

@@ -78,3 +78,7 @@ export class Published {
   @ApiProperty({ example: true }) ok: true;
   @ApiProperty() version: string;
 }
+
+export class Ok {
+  @ApiProperty({ example: true }) ok: true;
+}
