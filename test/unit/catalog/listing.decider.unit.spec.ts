@@ -31,14 +31,21 @@ const content = (version: string, type = 'skill'): ReleaseContent => ({
   readmeMd: '# Summarizer',
 });
 
-const upload = (releaseId: string, version: string, opts: { vendor?: string; type?: string } = {}): ListingCommand => ({
+/** Each release id stands for different archive bytes unless `sha256` says otherwise. */
+const shaOf = (releaseId: string) => releaseId.padEnd(64, 'f');
+
+const upload = (
+  releaseId: string,
+  version: string,
+  opts: { vendor?: string; type?: string; sha256?: string } = {},
+): ListingCommand => ({
   type: 'UploadRelease',
   listingId,
   vendorId: opts.vendor ?? vendorId,
   slug: 'summarizer',
   releaseId,
   content: content(version, opts.type),
-  archiveSha256: 'f'.repeat(64),
+  archiveSha256: opts.sha256 ?? shaOf(releaseId),
   sizeBytes: 1234,
   priceCents: 500,
   signedWith: null,
@@ -110,7 +117,7 @@ describe('listing decider', () => {
           listingId,
           releaseId: 'r1',
           vendorId,
-          archiveSha256: 'f'.repeat(64),
+          archiveSha256: shaOf('r1'),
           sizeBytes: 1234,
           priceCents: 500,
           signedWith: null,
@@ -127,7 +134,17 @@ describe('listing decider', () => {
         pricingModel: 'one_time',
         perCallCents: null,
         latestVersion: null,
-        releases: { r1: { version: '1.0.0', scanStatus: 'pending', publishRequested: false, published: false, failures: [] } },
+        releases: {
+          r1: {
+            version: '1.0.0',
+            archiveSha256: shaOf('r1'),
+            uploadedAt: t0.toISOString(),
+            scanStatus: 'pending',
+            publishRequested: false,
+            published: false,
+            failures: [],
+          },
+        },
       });
     });
 
@@ -145,6 +162,15 @@ describe('listing decider', () => {
 
     it.each(['1.0.0+build.7', 'v1.0.0'])('refuses %s, equal in semver to 1.0.0 (409)', (version) => {
       expect(errorOf(() => when(uploaded, upload('r2', version))).code).toBe('conflict');
+    });
+
+    it('answers a retried upload of the same archive with nothing new', () => {
+      expect(when(uploaded, upload('r2', '1.0.0', { sha256: shaOf('r1') }))).toEqual([]);
+    });
+
+    it('accepts a version again when its only upload failed the scan', () => {
+      const failed = then(uploaded, { type: 'RecordScan', releaseId: 'r1', outcome: outcome('failed'), now: t0 });
+      expect(when(failed, upload('r2', '1.0.0')).map((e) => e.type)).toEqual(['ReleaseUploaded']);
     });
 
     it('accepts a version lower than the highest uploaded', () => {

@@ -75,6 +75,45 @@ describe('parseManifest', () => {
     expect(problems[0]).toContain(`manifest.json: ${expected}`);
   });
 
+  it.each<[string, Record<string, unknown>, string]>([
+    ['title with NUL', { title: 'Tidy\u0000commits' }, '"title" must not contain control characters (got "Tidy\\u0000commits")'],
+    ['title with a tab', { title: 'Tidy\tcommits' }, '"title" must not contain control characters'],
+    ['title with a line break', { title: 'Tidy\ncommits' }, '"title" must not contain control characters'],
+    ['title with DEL', { title: 'Tidy\u007f' }, '"title" must not contain control characters (got "Tidy\\u007f")'],
+    ['description with NUL', { description: 'Writes\u0000' }, '"description" must not contain control characters other than'],
+    ['description with ESC', { description: '\u001b[31mred' }, '"description" must not contain control characters other than'],
+    ['slug with NUL', { slug: 'tidy\u0000' }, '"slug" must not contain control characters'],
+    ['tag with NUL', { tags: ['git\u0000'] }, '"tags[0]" must not contain control characters'],
+    ['tag ending in a line break', { tags: ['git\n'] }, '"tags[0]" must not contain control characters'],
+    ['tool with BEL', { tools: ['Bash\u0007'] }, '"tools[0]" must not contain control characters'],
+    ['unknown field with NUL', { homepage: 'https://x\u0000' }, '"homepage" must not contain control characters other than'],
+    ['nested unknown field', { links: { docs: ['ok', 'a\u0001'] } }, '"links.docs[1]" must not contain control characters'],
+    ['unknown key with NUL', { 'bad\u0000key': 'x' }, '"bad\\x00key" must not contain control characters in its name'],
+  ])('reports a %s', (_, change, expected) => {
+    const problems = problemsOf({ ...valid, ...change });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(`manifest.json: ${expected}`);
+    expect(problems[0]).not.toMatch(/[\u0000-\u001f\u007f]/);
+  });
+
+  it('allows tabs and line breaks in the description and in unknown fields', () => {
+    const manifest = manifestOf({ ...valid, description: 'Line one.\r\n\tLine two.', notes: 'a\tb\nc' });
+    expect(manifest.description).toBe('Line one.\r\n\tLine two.');
+  });
+
+  it('reports at most ten unknown fields with control characters, then sums up', () => {
+    const extra = Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`x${i}`, '\u0000']));
+    const problems = problemsOf({ ...valid, ...extra });
+    expect(problems).toHaveLength(11);
+    expect(problems[10]).toBe('manifest.json: 5 more fields contain control characters');
+  });
+
+  it('walks deeply nested unknown fields without overflowing the stack', () => {
+    let deep: unknown = '\u0000';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(problemsOf({ ...valid, deep })).toEqual([expect.stringMatching(/^manifest\.json: "deep\[0\].*must not contain/)]);
+  });
+
   it('reports every problem at once', () => {
     const problems = problemsOf({ slug: 'X', version: 'latest', type: 'skill', title: '', targets: [], tags: [1] });
     expect(problems).toEqual([

@@ -1,6 +1,6 @@
 import { DomainError } from '../../../platform/errors/domain-error';
 import { PackageManifest, parseManifest } from './package-manifest';
-import { DEFAULT_MAX_ZIP_ENTRIES, formatBytes, messageOf, ZipArchive, ZipEntryInfo } from './zip-archive';
+import { formatBytes, MAX_ARCHIVE_ENTRIES, messageOf, ZipArchive, ZipEntryInfo } from './zip-archive';
 
 export const MANIFEST_NAME = 'manifest.json';
 export const MANIFEST_MAX_BYTES = 64 * 1024;
@@ -19,7 +19,7 @@ export interface PackageContents {
  * manifest and the README. Safety checks on the rest are the scanner's job.
  */
 export async function readPackage(path: string, options: { maxEntries?: number } = {}): Promise<PackageContents> {
-  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ZIP_ENTRIES;
+  const maxEntries = options.maxEntries ?? MAX_ARCHIVE_ENTRIES;
   const archive = await ZipArchive.open(path, { maxEntries });
   try {
     if (archive.truncated) throw new DomainError('invalid', `The archive has more than ${maxEntries} entries`);
@@ -31,7 +31,11 @@ export async function readPackage(path: string, options: { maxEntries?: number }
   }
 }
 
-/** The root `manifest.json`, parsed and validated; throws 400 when unreadable and 422 with `problems` when invalid. */
+/**
+ * The root `manifest.json`, parsed and validated; throws 400 when unreadable and
+ * 422 with `problems` when invalid, including when any string in it holds NUL or
+ * another control character (tab and line breaks aside).
+ */
 export async function readManifestFrom(archive: ZipArchive): Promise<PackageManifest> {
   const candidates = archive.entries.filter((entry) => entry.name === MANIFEST_NAME && !entry.isDirectory);
   if (candidates.length === 0) throw new DomainError('invalid', `The archive has no ${MANIFEST_NAME} at its root`);
@@ -58,7 +62,7 @@ export async function readManifestFrom(archive: ZipArchive): Promise<PackageMani
   return parsed.manifest;
 }
 
-/** The root README as UTF-8 text, or null when there is none. */
+/** The root README as UTF-8 text, or null when there is none; throws 400 when it is too large or holds NUL bytes. */
 export async function readReadmeFrom(archive: ZipArchive): Promise<string | null> {
   for (const name of README_NAMES) {
     const entry = archive.entries.find((candidate) => candidate.name === name && !candidate.isDirectory && !candidate.isSymlink);
@@ -66,8 +70,11 @@ export async function readReadmeFrom(archive: ZipArchive): Promise<string | null
     if (entry.uncompressedSize > README_MAX_BYTES) {
       throw new DomainError('invalid', `${name} is larger than ${formatBytes(README_MAX_BYTES)}`);
     }
+    const bytes = await archive.read(entry, README_MAX_BYTES);
+    // NUL can't be stored as text (PostgreSQL refuses it), and marks a binary or UTF-16 file anyway.
+    if (bytes.includes(0)) throw new DomainError('invalid', `${name} is not text`);
     // TextDecoder drops a leading BOM.
-    return new TextDecoder('utf-8').decode(await archive.read(entry, README_MAX_BYTES));
+    return new TextDecoder('utf-8').decode(bytes);
   }
   return null;
 }

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import * as yauzl from 'yauzl';
 import { DomainError } from '../../../platform/errors/domain-error';
+import { escapeControlChars } from './control-chars';
 
 export interface ZipEntryInfo {
   name: string;
@@ -25,7 +26,11 @@ export interface ZipEntryDigest {
   size: number;
 }
 
-export const DEFAULT_MAX_ZIP_ENTRIES = 10_000;
+/**
+ * The most entries a release archive may have. The upload reader and the
+ * scanner both use it, so the scanner never fails an accepted archive for its count.
+ */
+export const MAX_ARCHIVE_ENTRIES = 5_000;
 
 // "Version made by" host systems whose external attributes carry a unix mode: Unix, OS X.
 const UNIX_HOSTS = new Set([3, 19]);
@@ -58,7 +63,7 @@ export class ZipArchive {
   }
 
   static async open(path: string, options: ZipOpenOptions = {}): Promise<ZipArchive> {
-    const maxEntries = options.maxEntries ?? DEFAULT_MAX_ZIP_ENTRIES;
+    const maxEntries = options.maxEntries ?? MAX_ARCHIVE_ENTRIES;
     let zip: yauzl.ZipFile;
     try {
       // strictFileNames off and decodeStrings off: yauzl would reject bad names, but we must see and report them.
@@ -220,9 +225,17 @@ export function unsafePathReason(name: string): string | null {
   return null;
 }
 
-/** An entry name quoted for messages (names are untrusted and may hold control characters). */
+/**
+ * An entry name as it may leave the archive code (in findings, reports and
+ * messages): control characters become `\xHH` escapes. Names are untrusted.
+ */
+export function displayName(name: string): string {
+  return escapeControlChars(name);
+}
+
+/** An entry name quoted for messages, with control characters escaped as in `displayName`. */
 export function quoteName(name: string): string {
-  const quoted = JSON.stringify(name);
+  const quoted = `"${displayName(name)}"`;
   return quoted.length > 200 ? `${quoted.slice(0, 199)}…"` : quoted;
 }
 

@@ -240,7 +240,8 @@ function checkChanges(changes: ListingChanges, state: Extract<ListingState, { ex
   }
   if (changes.serviceEndpoint) {
     const endpoint = parseUrl(changes.serviceEndpoint);
-    if (!endpoint || !['http:', 'https:'].includes(endpoint.protocol)) throw new DomainError('invalid', 'serviceEndpoint must be an http(s) URL');
+    if (!endpoint || !['http:', 'https:'].includes(endpoint.protocol))
+      throw new DomainError('invalid', 'serviceEndpoint must be an http(s) URL');
     if (endpoint.username || endpoint.password) {
       throw new DomainError('invalid', 'serviceEndpoint must not carry credentials: it is shown publicly');
     }

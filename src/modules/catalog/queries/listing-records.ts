@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { DomainError } from '../../../platform/errors/domain-error';
 import { isUuid } from '../../../platform/ids';
 
-
 /** A listing's whole public record: the search summary plus everything its page shows. */
 export interface ListingRecord {
   id: string;

@@ -1,8 +1,17 @@
 import { DomainError } from '../../../platform/errors/domain-error';
 import type { PackageManifest } from '../archive/package-manifest';
 import { readManifestFrom, readReadmeFrom } from '../archive/read-package';
-import { formatBytes, messageOf, quoteName, unsafePathReason, ZipArchive } from '../archive/zip-archive';
-import { binaryReason, isTextFile } from './file-kinds';
+import { escapeControlChars } from '../archive/control-chars';
+import {
+  displayName,
+  formatBytes,
+  MAX_ARCHIVE_ENTRIES,
+  messageOf,
+  quoteName,
+  unsafePathReason,
+  ZipArchive,
+} from '../archive/zip-archive';
+import { classifyFile } from './file-kinds';
 import { classifyPrompt } from './prompt-guard';
 import { qualityScore } from './quality-score';
 import { findSecretKinds } from './secret-patterns';
@@ -21,6 +30,7 @@ export const SCAN_CHECKS: readonly ScanCheck[] = [
   'scanner',
 ];
 
+/** Entry names in findings and reports have control characters escaped (see `displayName`), so they can be stored as jsonb. */
 export interface ScanFinding {
   check: ScanCheck;
   severity: 'warning' | 'failure';
@@ -30,7 +40,7 @@ export interface ScanFinding {
 
 export interface PromptGuardReport {
   ran: boolean;
-  /** True only when the guard ran over every text file and labelled none as injection. */
+  /** True only when the guard ran over every text file (text scanning was not stopped) and labelled none as injection. */
   verified: boolean;
   perFile: { file: string; label: 'benign' | 'injection'; score: number }[];
 }
@@ -50,13 +60,16 @@ export interface ScanLimits {
   maxUnpackedBytes: number;
   maxCompressionRatio: number;
   maxTextFileBytes: number;
+  /** Text scanned for secrets and prompt injections across the whole archive; past it, text scanning stops. */
+  maxScannedTextBytes: number;
 }
 
 export const DEFAULT_SCAN_LIMITS: ScanLimits = {
-  maxEntries: 5000,
+  maxEntries: MAX_ARCHIVE_ENTRIES,
   maxUnpackedBytes: 200 * 1024 * 1024,
   maxCompressionRatio: 100,
   maxTextFileBytes: 1024 * 1024,
+  maxScannedTextBytes: 20 * 1024 * 1024,
 };
 
 /** Entries smaller than this may compress very well without being suspicious. */
@@ -69,6 +82,8 @@ class ScanRun {
   readonly ran = new Set<ScanCheck>(['scanner']);
   readonly perFile: PromptGuardReport['perFile'] = [];
   promptGuardRan = false;
+  /** Set when the text budget ran out before every text file was scanned. */
+  textScanStopped = false;
   manifest: PackageManifest | null = null;
   readmeMd: string | null = null;
 
@@ -88,9 +103,13 @@ class ScanRun {
     return this.findings.some((finding) => finding.check === check && finding.severity === 'failure');
   }
 
-  private add(check: ScanCheck, severity: ScanFinding['severity'], message: string, file?: string): void {
+  private add(check: ScanCheck, severity: ScanFinding['severity'], rawMessage: string, rawFile?: string): void {
     this.ran.add(check);
-    this.findings.push(file === undefined ? { check, severity, message } : { check, severity, message, file });
+    // Messages quote names already; escaping again also covers text from errors we don't control.
+    const message = escapeControlChars(rawMessage);
+    this.findings.push(
+      rawFile === undefined ? { check, severity, message } : { check, severity, message, file: displayName(rawFile) },
+    );
   }
 }
 
@@ -209,6 +228,8 @@ async function scanContents(archive: ZipArchive, limits: ScanLimits, run: ScanRu
   run.start('secrets');
   run.start('prompt_injection');
   const decoder = new TextDecoder('utf-8');
+  let textBudget = limits.maxScannedTextBytes;
+  let unscannedTextFiles = 0;
   for (const entry of archive.entries) {
     if (entry.isDirectory || entry.isSymlink || entry.isEncrypted) continue;
     let head: Buffer;
@@ -222,13 +243,17 @@ async function scanContents(archive: ZipArchive, limits: ScanLimits, run: ScanRu
       continue;
     }
 
-    const text = isTextFile(entry.name, head);
-    const binary = binaryReason(entry.name, head, entry.unixMode, text);
-    if (binary) {
-      run.warn('binaries', `${quoteName(entry.name)} ${binary}`, entry.name);
-      continue;
+    const kind = classifyFile(entry.name, head, entry.unixMode);
+    if (kind.warning) run.warn('binaries', `${quoteName(entry.name)} ${kind.warning}`, entry.name);
+    if (!kind.scanAsText) continue;
+
+    // Bounds the CPU spent on regular expressions, whatever the archive holds.
+    if (head.length > textBudget) {
+      unscannedTextFiles++;
+      if (textBudget === 0) continue;
+      head = head.subarray(0, textBudget);
     }
-    if (!text) continue;
+    textBudget -= head.length;
 
     if (size > limits.maxTextFileBytes) {
       run.warn(
@@ -243,7 +268,7 @@ async function scanContents(archive: ZipArchive, limits: ScanLimits, run: ScanRu
       run.warn('secrets', `${quoteName(entry.name)} appears to contain a secret: ${secrets.join(', ')}`, entry.name);
 
     const verdict = classifyPrompt(content);
-    run.perFile.push({ file: entry.name, label: verdict.label, score: verdict.score });
+    run.perFile.push({ file: displayName(entry.name), label: verdict.label, score: verdict.score });
     if (verdict.label === 'injection') {
       run.warn(
         'prompt_injection',
@@ -251,6 +276,15 @@ async function scanContents(archive: ZipArchive, limits: ScanLimits, run: ScanRu
         entry.name,
       );
     }
+  }
+  if (unscannedTextFiles > 0) {
+    run.textScanStopped = true;
+    run.warn(
+      'scanner',
+      `Text scanning stopped after ${formatBytes(limits.maxScannedTextBytes)}; ${unscannedTextFiles} text ${
+        unscannedTextFiles === 1 ? 'file was' : 'files were'
+      } not checked, or only in part, for secrets and prompt injections`,
+    );
   }
   run.promptGuardRan = true;
 }
@@ -280,7 +314,7 @@ function report(run: ScanRun, context: { signed: boolean }): ScanReport {
     qualityScore: score,
     promptGuard: {
       ran: run.promptGuardRan,
-      verified: run.promptGuardRan && run.perFile.every((file) => file.label === 'benign'),
+      verified: run.promptGuardRan && !run.textScanStopped && run.perFile.every((file) => file.label === 'benign'),
       perFile: run.perFile,
     },
     manifest: run.manifest,

@@ -8,7 +8,14 @@ import { BlobStore, StagedBlob } from '../../../../platform/blob-store/blob-stor
 import { Clock } from '../../../../platform/clock/clock';
 import { VerifyArchiveSignatureQuery } from '../../../vendors/queries/verify-archive-signature.query';
 import { readPackage } from '../../archive/read-package';
-import { listingDecider, ListingEvent, ListingState, listingStreamId, ReleaseContent, ScanStatus } from '../../domain/listing.decider';
+import {
+  listingDecider,
+  ListingEvent,
+  ListingState,
+  listingStreamId,
+  ReleaseContent,
+  ScanStatus,
+} from '../../domain/listing.decider';
 import { CatalogVendors } from '../../queries/catalog-vendors';
 
 export interface UploadedRelease {
