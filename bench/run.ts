@@ -14,6 +14,7 @@ import { ReadingEventStore } from '../src/event-store/reading-event-store';
 import { Upcasters } from '../src/event-store/upcasters';
 import { dataSourceOptions } from '../src/platform/database/database.module';
 import { migrate } from '../src/platform/database/migrate';
+import { benchSearch, seedCatalogue } from './search';
 
 /**
  * `npm run bench`: prints JSON. Every figure stands beside a baseline measured
@@ -25,6 +26,9 @@ const STREAMS = 1_000;
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 3_000);
 const ROUNDS = 5;
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
+/** `BENCH_ONLY=search,health` runs a subset: appends, catchup, health, search. */
+const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
+const selected = (name: string) => !ONLY || ONLY.includes(name);
 
 async function main(): Promise<void> {
   const name = `svc_bench_${Date.now().toString(36)}`;
@@ -35,12 +39,11 @@ async function main(): Promise<void> {
     await migrate(dataSource);
     await dataSource.destroy();
     const pool = new Pool({ connectionString: url, max: WRITERS + 4 });
-    const report = {
-      machine: { cpus: require('node:os').cpus().length, node: process.version },
-      appends: await benchAppends(pool),
-      catchUp: await benchCatchUp(pool),
-      health: await benchHealth(url),
-    };
+    const report: Record<string, unknown> = { machine: { cpus: require('node:os').cpus().length, node: process.version } };
+    if (selected('appends')) report.appends = await benchAppends(pool);
+    if (selected('catchup')) report.catchUp = await benchCatchUp(pool);
+    if (selected('health')) report.health = await benchHealth(url);
+    if (selected('search')) report.search = await benchSearchWithSeed(pool, url);
     await pool.end();
     console.log(JSON.stringify(report, null, 2));
   } finally {
@@ -149,6 +152,22 @@ async function benchHealth(url: string) {
     };
   } finally {
     await server.close();
+    await hello.close();
+  }
+}
+
+/** 100,000 seeded listings; search beside the hello-world. */
+async function benchSearchWithSeed(pool: Pool, url: string) {
+  const started = Date.now();
+  await seedCatalogue(pool);
+  const seedSeconds = Math.round((Date.now() - started) / 100) / 10;
+  const hello = Fastify();
+  hello.get('/', async () => ({ hello: 'world' }));
+  await hello.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const helloUrl = `http://127.0.0.1:${(hello.server.address() as { port: number }).port}`;
+    return { seedSeconds, ...(await benchSearch(url, helloUrl, HTTP_SECONDS)) };
+  } finally {
     await hello.close();
   }
 }

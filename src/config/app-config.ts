@@ -35,6 +35,8 @@ export interface AppConfig {
   github: { clientId: string | undefined; clientSecret: string | undefined; oauthUrl: string; apiUrl: string };
   /** How often vendor verifications are re-checked; a proof that disappeared lapses. */
   verificationRecheckMs: number;
+  /** How long search results may be served from memory before the catalogue's version is looked up again; 0 turns the cache off. */
+  searchCacheMs: number;
 }
 
 export class ConfigError extends Error {
@@ -100,6 +102,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dnsServers: read.hostList('DNS_SERVERS'),
     github,
     verificationRecheckMs: read.integer('VERIFICATION_RECHECK_MS', 6 * 60 * 60 * 1000, { min: 1000 }),
+    searchCacheMs: read.integer('SEARCH_CACHE_MS', 250, { max: 60_000 }),
   };
 }
 

@@ -88,7 +88,8 @@ function refuseNulCharacters(events: NewEvent[]): void {
     if (typeof value === 'string') {
       if (value.includes('\u0000')) throw new DomainError('invalid', 'Text must not contain NUL (U+0000) characters');
     } else if (Array.isArray(value)) value.forEach(check);
-    else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) (check(key), check(item));
+    else if (value !== null && typeof value === 'object')
+      for (const [key, item] of Object.entries(value)) (check(key), check(item));
   };
   for (const event of events) check(event.data);
 }

@@ -16,11 +16,12 @@ import { LeaderboardQuery } from './queries/leaderboard';
 import { ListingRecords } from './queries/listing-records';
 import { ReviewRecords } from './queries/review-records';
 import { ListingSearch } from './queries/search/listing-search';
+import { SearchCache } from './queries/search/search-cache';
 import { CatalogProjection } from './read-models/catalog.projection';
 import { ReleaseScanSaga, ReleaseScanWorker } from './scanning/release-scan.jobs';
 
 const commands = [UploadReleaseService, PublishReleaseService, UpdateListingService, ReviewsService];
-const queries = [ListingRecords, CatalogVendors, ListingSearch, LeaderboardQuery, AuditsQuery, ReviewRecords];
+const queries = [ListingRecords, CatalogVendors, ListingSearch, SearchCache, LeaderboardQuery, AuditsQuery, ReviewRecords];
 const scanning = [ReleaseScanSaga, ReleaseScanWorker];
 
 /** The catalog: listings and releases with their security scans, search, reviews, the leaderboard and audits. */

@@ -21,7 +21,6 @@ class Ok {
   @ApiProperty({ example: true }) ok: true;
 }
 
-
 @ApiTags('auth')
 @ApiBearerAuth()
 @AnyToken()

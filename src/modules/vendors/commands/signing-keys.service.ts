@@ -29,9 +29,15 @@ export class SigningKeysService {
     // A public key belongs to one vendor: otherwise another vendor could re-upload a signed archive as its own.
     const reservationId = `signing-key-${parsed.fingerprint}`;
     const holder = (await this.store.readStream(reservationId))[0];
-    if (holder && holder.data.vendorId !== vendorId) throw new DomainError('conflict', 'This key is registered by another vendor');
+    if (holder && holder.data.vendorId !== vendorId)
+      throw new DomainError('conflict', 'This key is registered by another vendor');
     const streamId = signingKeysStreamId(vendorId);
-    const { state, revision } = await foldStream(this.store, streamId, signingKeysDecider.evolve, signingKeysDecider.initialState);
+    const { state, revision } = await foldStream(
+      this.store,
+      streamId,
+      signingKeysDecider.evolve,
+      signingKeysDecider.initialState,
+    );
     const events = signingKeysDecider.decide(
       {
         type: 'RegisterKey',

@@ -34,7 +34,8 @@ export class VendorProfileService {
     if (!state.exists || state.slug !== fields.slug) {
       const wanted = await this.store.readStream(slugStreamId(fields.slug));
       const holder = wanted[wanted.length - 1];
-      if (holder && holder.data.vendorId !== vendorId) throw new DomainError('conflict', `The vendor slug "${fields.slug}" is taken`);
+      if (holder && holder.data.vendorId !== vendorId)
+        throw new DomainError('conflict', `The vendor slug "${fields.slug}" is taken`);
       // Returning to a slug the vendor held before needs no new reservation.
       if (!holder) {
         appends.push({

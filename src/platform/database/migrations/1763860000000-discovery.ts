@@ -7,8 +7,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * A trigger derives what follows from a listing's own columns (searchability,
  * average and Bayesian rating, trust score, search document), so projections
  * and rebuilds cannot disagree about them. Whenever an ordering value changes,
- * the old values go to `listing_search_history` under a new catalog sequence
- * number: a cursor walk that started at sequence S reads each listing as it
+ * the old values go to `listing_search_history` under a new sequence number: a cursor walk that started at sequence S reads each listing as it
  * was at S, so concurrent installs and new listings never duplicate or skip a
  * result.
  */
@@ -19,11 +18,13 @@ export class Discovery1763860000000 implements MigrationInterface {
     await db.query(`
       CREATE TABLE catalog_state (
         id           integer PRIMARY KEY CHECK (id = 1),
-        seq          bigint  NOT NULL DEFAULT 0,
         rating_sum   bigint  NOT NULL DEFAULT 0,
         rating_count bigint  NOT NULL DEFAULT 0
       )`);
     await db.query('INSERT INTO catalog_state (id) VALUES (1)');
+    // Only the catalog projection writes listings, one transaction at a time, so the committed sequence
+    // numbers always form a prefix and max(search_seq) is a consistent snapshot point for a reader.
+    await db.query('CREATE SEQUENCE catalog_search_seq');
     await db.query(`
       ALTER TABLE listings
         ADD COLUMN vendor_name          text             NOT NULL DEFAULT '',
@@ -87,12 +88,12 @@ export class Discovery1763860000000 implements MigrationInterface {
             || setweight(to_tsvector('english', left(coalesce(NEW.readme_md, ''), 100000)), 'D');
         END IF;
         IF TG_OP = 'INSERT' THEN
-          UPDATE catalog_state SET seq = seq + 1 WHERE id = 1 RETURNING seq INTO next_seq;
+          next_seq := nextval('catalog_search_seq');
           NEW.created_seq := next_seq;
           NEW.search_seq := next_seq;
         ELSIF (NEW.searchable, NEW.install_count, NEW.rating_bayes, NEW.price_cents, NEW.trust_score, NEW.first_published_at)
               IS DISTINCT FROM (OLD.searchable, OLD.install_count, OLD.rating_bayes, OLD.price_cents, OLD.trust_score, OLD.first_published_at) THEN
-          UPDATE catalog_state SET seq = seq + 1 WHERE id = 1 RETURNING seq INTO next_seq;
+          next_seq := nextval('catalog_search_seq');
           NEW.search_seq := next_seq;
           INSERT INTO listing_search_history
             (listing_id, valid_until_seq, searchable, install_count, rating_bayes, price_cents, trust_score, first_published_at)
@@ -105,7 +106,12 @@ export class Discovery1763860000000 implements MigrationInterface {
     );
 
     // Search: one index per sort over the searchable rows, GIN for text and array filters.
-    await db.query('CREATE INDEX listings_search_text ON listings USING gin (search_vector) WHERE searchable');
+    // One GIN index answers text and facet filters together, so a query like "deploy" for skills on cursor
+    // touches only the rows that match all three (btree_gin indexes the scalar type; it is a trusted extension).
+    await db.query('CREATE EXTENSION IF NOT EXISTS btree_gin');
+    await db.query(
+      'CREATE INDEX listings_search_text ON listings USING gin (search_vector, type, targets, tags, tools) WHERE searchable',
+    );
     await db.query(
       'CREATE INDEX listings_search_tags ON listings USING gin (tags, targets, tools, settlement_methods) WHERE searchable',
     );
@@ -164,5 +170,6 @@ export class Discovery1763860000000 implements MigrationInterface {
         DROP COLUMN rating_bayes, DROP COLUMN service_success_rate, DROP COLUMN trust_score, DROP COLUMN search_vector,
         DROP COLUMN created_seq, DROP COLUMN search_seq`);
     await db.query('DROP TABLE catalog_state');
+    await db.query('DROP SEQUENCE catalog_search_seq');
   }
 }

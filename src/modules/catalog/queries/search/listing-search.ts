@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../../platform/clock/clock';
 import { DomainError } from '../../../../platform/errors/domain-error';
+import { SearchCache } from './search-cache';
 import { decodeCursor, encodeCursor, searchFingerprint } from './search-cursor';
 import { SearchParamsDto, SearchSort } from './search-params.dto';
 
@@ -62,9 +63,15 @@ export class ListingSearch {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly cache: SearchCache,
   ) {}
 
   async search(params: SearchParamsDto): Promise<SearchPage> {
+    const key = JSON.stringify(Object.entries(params).sort(([a], [b]) => a.localeCompare(b)));
+    return this.cache.page(key, () => this.query(params));
+  }
+
+  private async query(params: SearchParamsDto): Promise<SearchPage> {
     const perPage = params.per_page ?? 20;
     const text = textQuery(params.q);
     const order: Order = params.sort ?? (text ? 'relevance' : 'popular');
@@ -111,7 +118,7 @@ export class ListingSearch {
       const orderBy = order === 'relevance' ? `rank DESC, l.id DESC` : `l.${column} ${direction}, l.id ${direction}`;
       const pageSql = `
         SELECT ${OUTPUT_COLUMNS}, ${rank} AS rank, ${order === 'relevance' ? rank : `l.${column}`} AS sort_value,
-               (SELECT seq FROM catalog_state WHERE id = 1) AS snapshot
+               (SELECT coalesce(max(search_seq), 0) FROM listings) AS snapshot
         FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
         WHERE ${where} ORDER BY ${orderBy} LIMIT ${perPage + 1} OFFSET ${(page - 1) * perPage}`;
       const [rows, [{ total }]] = await Promise.all([

@@ -1,0 +1,146 @@
+import autocannon from 'autocannon';
+import { Pool } from 'pg';
+import { startServer } from '../src/bootstrap';
+import { loadConfig } from '../src/config/app-config';
+
+export const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
+const VENDORS = 500;
+
+const WORDS = `pdf text extract table ocr scan document invoice receipt spreadsheet csv excel json yaml parse convert
+  markdown html render template scaffold starter project react vue svelte angular node python rust go java kotlin swift
+  test unit integration coverage lint format refactor review commit branch merge release deploy docker kubernetes helm
+  terraform aws azure gcp cloud storage bucket queue cache redis postgres mysql sqlite mongo search index vector embedding
+  prompt agent assistant chat memory context tool plugin server client api rest graphql grpc webhook auth oauth token
+  secret vault encrypt sign verify audit log metric trace monitor alert incident oncall runbook security compliance policy
+  email calendar slack discord notion jira github gitlab linear figma design image video audio transcribe translate
+  summarize classify sentiment weather finance stock crypto payment billing subscription analytics dashboard report chart
+  schedule cron backup migrate sync fetch crawl scrape browser automation workflow pipeline data etl clean validate
+  schema model train evaluate benchmark latency fast safe simple robust minimal powerful friendly`
+  .split(/\s+/)
+  .filter(Boolean);
+
+const TYPES = ['skill', 'rule', 'bundle', 'template', 'mcp'];
+const TARGETS = ['cursor', 'claude-code', 'codex', 'gemini-cli', 'windsurf', 'generic'];
+
+/** Everyday README words, most of which a search would not ask for. */
+const FILLER = `install usage example examples configure configuration option options file files command commands run runs
+  output input default value values set setting settings environment variable variables path directory folder version
+  update upgrade support supported feature features note notes see also more information guide quick start step steps
+  first then next finally create add remove list show get use using used works work working need needs required optional
+  return returns result results error errors message messages check checks make makes build built local remote user users
+  team teams project projects open source license contributing issue issues question questions help docs documentation`
+  .split(/\s+/)
+  .filter(Boolean);
+
+/**
+ * Seeds the read model directly (the projection's trigger still derives the
+ * search document, trust and ordering history for every row): replaying
+ * 100,000 listings through the log would measure the projection, not search.
+ * Each listing draws about 17 of 200 domain words and a README of mostly
+ * everyday words, so a query term matches some 8% of the catalogue.
+ */
+export async function seedCatalogue(pool: Pool): Promise<void> {
+  const array = (words: string[]) => `ARRAY[${words.map((w) => `'${w}'`).join(',')}]`;
+  // The `0 * n` ties each draw to its generated row, so it is drawn again for every row.
+  const domain = (n: string) => `(${array(WORDS)})[1 + floor(random() * ${WORDS.length})::int + 0 * ${n}]`;
+  const filler = (n: string) => `(${array(FILLER)})[1 + floor(random() * ${FILLER.length})::int + 0 * ${n}]`;
+  const phrase = (count: number, draw: (n: string) => string, n: string) =>
+    `(SELECT string_agg(${draw('k')}, ' ') FROM generate_series(1, ${count}) k WHERE k > 0 * ${n})`;
+  await pool.query(`
+    INSERT INTO catalog_vendors (vendor_id, slug, display_name, domain_verified)
+    SELECT gen_random_uuid(), 'vendor-' || i, initcap(${domain('i')}) || ' ' || initcap(${filler('i')}) || ' Labs', i % 4 = 0
+    FROM generate_series(1, ${VENDORS}) i`);
+  const BATCH = 5_000;
+  for (let from = 1; from <= LISTINGS; from += BATCH) {
+    const to = Math.min(LISTINGS, from + BATCH - 1);
+    await pool.query(`
+      WITH v AS (SELECT vendor_id, display_name, domain_verified, row_number() OVER (ORDER BY slug) AS n FROM catalog_vendors)
+      INSERT INTO listings (id, vendor_id, slug, type, title, description, tags, targets, tools, price_cents, readme_md, status,
+        latest_version, latest_release_id, created_at, updated_at, vendor_name, vendor_verified, first_published_at,
+        install_count, rating_sum, rating_count, latest_scan_status, latest_signed, settlement_methods)
+      SELECT gen_random_uuid(), v.vendor_id, 'pkg-' || i, (ARRAY['${TYPES.join("','")}'])[1 + i % ${TYPES.length}],
+        initcap(${phrase(3, domain, 'i')}), initcap(${phrase(6, domain, 'i')}) || ' ' || ${phrase(10, filler, 'i')},
+        ARRAY[${domain('i')}, ${domain('i')}, ${domain('i')}],
+        ARRAY[(ARRAY['${TARGETS.join("','")}'])[1 + i % ${TARGETS.length}], (ARRAY['${TARGETS.join("','")}'])[1 + (i / 7) % ${TARGETS.length}]],
+        CASE WHEN i % 5 = 0 THEN ARRAY[${domain('i')} || '_' || ${domain('i')}] ELSE '{}' END,
+        CASE WHEN i % 3 = 0 THEN 0 ELSE (i % 50) * 100 END,
+        '# ' || ${phrase(3, domain, 'i')} || E'\\n\\n' || ${phrase(60, filler, 'i')} || ' ' || ${phrase(5, domain, 'i')},
+        'published', '1.0.0', gen_random_uuid(), now() - (i || ' minutes')::interval, now(), v.display_name, v.domain_verified,
+        now() - (i || ' minutes')::interval, floor(random() * random() * 5000)::int, 0, 0,
+        CASE WHEN i % 10 = 0 THEN 'flagged' ELSE 'passed' END, i % 4 = 0, ARRAY['wallet']
+      FROM generate_series(${from}, ${to}) i JOIN v ON v.n = 1 + i % ${VENDORS}`);
+  }
+  await pool.query('ANALYZE listings');
+  await pool.query('ANALYZE catalog_vendors');
+}
+
+const QUERIES = ['pdf', 'csv', 'deploy', 'agent', 'python', 'slack', 'invoice', 'search', 'weather', 'review'];
+const CONNECTIONS = 10;
+
+/**
+ * Search through the whole app beside a bare Fastify hello-world, measured here with the same
+ * client: once as deployed (repeated searches answered from the result cache while the catalogue
+ * is unchanged) and once with the cache off, so every request runs its SQL.
+ */
+export async function benchSearch(databaseUrl: string, helloUrl: string, seconds: number) {
+  await run(helloUrl, [{ method: 'GET', path: '/' }], 1);
+  const bare = await run(helloUrl, [{ method: 'GET', path: '/' }], seconds);
+  const figures = (result: autocannon.Result) => ({
+    requestsPerSecond: Math.round(result.requests.average),
+    latencyMs: { p50: result.latency.p50, p99: result.latency.p99 },
+    ratioToHelloWorld: Math.round((result.requests.average / bare.requests.average) * 100) / 100,
+    non2xx: result.non2xx,
+  });
+  const measure = async (cacheMs: string) => {
+    const server = await startServer(
+      loadConfig({
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        RATE_LIMIT_MAX: '100000000',
+        RUN_PROCESSORS: 'false',
+        SEARCH_CACHE_MS: cacheMs,
+      }),
+    );
+    try {
+      // A typical query: text plus two filters, over ten different words.
+      const typical = QUERIES.map((q) => ({ method: 'GET' as const, path: `/v1/search?q=${q}&type=skill&target=cursor` }));
+      // A cursor walk: the pages of one walk, replayed (cursors are valid for an hour).
+      const walk: string[] = [];
+      let next: string | null = null;
+      for (let page = 0; page < 50; page++) {
+        const path = `/v1/search?sort=popular&per_page=20${next ? `&cursor=${next}` : ''}`;
+        walk.push(path);
+        const body = (await (await fetch(`${server.url}${path}`)).json()) as { nextCursor: string | null };
+        next = body.nextCursor;
+        if (!next) break;
+      }
+      await run(server.url, typical, 1);
+      const search = await run(server.url, typical, seconds);
+      const cursor = await run(
+        server.url,
+        walk.map((path) => ({ method: 'GET' as const, path })),
+        seconds,
+      );
+      return {
+        typicalQuery: { example: typical[0].path, ...figures(search) },
+        cursorWalk: { pages: walk.length, ...figures(cursor) },
+      };
+    } finally {
+      await server.close();
+    }
+  };
+  return {
+    listings: LISTINGS,
+    connections: CONNECTIONS,
+    bareFastifyRequestsPerSecond: Math.round(bare.requests.average),
+    withResultCache: await measure('250'),
+    withoutResultCache: await measure('0'),
+    target: 'p99 under 25 ms and at least 0.15 of the hello-world rate',
+  };
+}
+
+function run(url: string, requests: autocannon.Request[], seconds: number): Promise<autocannon.Result> {
+  return autocannon({ url, connections: CONNECTIONS, duration: seconds, requests });
+}
