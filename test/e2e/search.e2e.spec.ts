@@ -284,3 +284,29 @@ describe('GET /v1/search while the catalogue changes', () => {
     expect(results.map((r: { slug: string }) => r.slug)).toEqual(['title-pdf', 'readme-pdf']);
   });
 });
+
+describe('GET /v1/search result cache', () => {
+  it('serves repeated searches from memory yet shows another instance’s changes within SEARCH_CACHE_MS', async () => {
+    const writer = await startTestApp();
+    const reader = await startTestApp({ db: writer.db, env: { RUN_PROCESSORS: 'false', SEARCH_CACHE_MS: '200' } });
+    try {
+      const seed = await CatalogSeed.for(writer);
+      const vendor = await seed.vendor('cache-vendor');
+      await seed.listing({ vendor, slug: 'first' });
+      const slugs = async () =>
+        (await json(await fetch(`${reader.url}/v1/search?q=first or second`))).results.map((r: { slug: string }) => r.slug);
+      expect(await slugs()).toEqual(['first']);
+      await seed.listing({ vendor, slug: 'second' });
+      const deadline = Date.now() + 5_000;
+      let seen: string[] = [];
+      while (Date.now() < deadline && seen.length < 2) {
+        seen = await slugs();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(seen.sort()).toEqual(['first', 'second']);
+    } finally {
+      await reader.close();
+      await writer.close();
+    }
+  });
+});

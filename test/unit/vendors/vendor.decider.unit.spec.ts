@@ -53,11 +53,27 @@ describe('vendor decider', () => {
         exists: true,
         vendorId,
         slug: 'acme-tools',
+        bio: 'We make agents.',
         website: 'https://acme.example',
         domain: null,
         github: null,
         pendingGithub: null,
       });
+    });
+
+    it('keeps an omitted bio and website on update, and clears them when null', () => {
+      const kept = when(profile, { type: 'SaveProfile', vendorId, slug: 'acme-tools', displayName: 'Acme', now: at(5) });
+      expect(kept[0].data).toMatchObject({ bio: 'We make agents.', website: 'https://acme.example' });
+      const cleared = when(profile, {
+        type: 'SaveProfile',
+        vendorId,
+        slug: 'acme-tools',
+        displayName: 'Acme',
+        bio: null,
+        website: null,
+        now: at(5),
+      });
+      expect(cleared[0].data).toMatchObject({ bio: null, website: null });
     });
 
     it('updates a profile, keeping previousSlug null when the slug is unchanged', () => {
