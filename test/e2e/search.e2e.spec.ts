@@ -1,5 +1,8 @@
 import { DataSource } from 'typeorm';
+import { SearchHistoryPruning } from '../../src/modules/catalog/read-models/search-history-pruning';
+import { Queues } from '../../src/platform/queue/queues';
 import { startTestApp, TestApp } from '../support/app';
+import { eventually } from '../support/accounts';
 import { CatalogSeed, SeedVendor } from '../support/catalog-seed';
 import { json } from '../support/http';
 
@@ -276,6 +279,27 @@ describe('GET /v1/search while the catalogue changes', () => {
       expect(new Set(seen)).toEqual(expected);
     },
   );
+
+  it('schedules the pruning and the verification re-checks as repeating jobs', async () => {
+    const queues = app.server.app.get(Queues);
+    for (const name of ['search-history-pruning', 'vendor-verification-recheck']) {
+      const scheduler = await eventually(() => queues.queue(name).getJobScheduler(name));
+      expect(scheduler).toMatchObject({ key: name });
+    }
+  });
+
+  it('prunes ordering history no cursor can read any more', async () => {
+    const db = app.server.app.get(DataSource);
+    const [{ count }] = await db.query('SELECT count(*)::int AS count FROM listing_search_history');
+    expect(count).toBeGreaterThan(0);
+    await db.query(`UPDATE listing_search_history SET recorded_at = now() - interval '3 hours' WHERE valid_until_seq % 2 = 0`);
+    const [{ old }] = await db.query(
+      `SELECT count(*)::int AS old FROM listing_search_history WHERE recorded_at < now() - interval '1 hour'`,
+    );
+    expect(await app.server.app.get(SearchHistoryPruning).runOnce()).toBe(old);
+    const [{ left }] = await db.query('SELECT count(*)::int AS left FROM listing_search_history');
+    expect(left).toBe(count - old);
+  });
 
   it('ranks title matches above README-only matches', async () => {
     await seed.listing({ vendor, slug: 'readme-pdf', title: 'Document converter', readmeMd: 'Converts a PDF to text.' });

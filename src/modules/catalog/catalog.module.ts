@@ -18,6 +18,7 @@ import { ReviewRecords } from './queries/review-records';
 import { ListingSearch } from './queries/search/listing-search';
 import { SearchCache } from './queries/search/search-cache';
 import { CatalogProjection } from './read-models/catalog.projection';
+import { SearchHistoryPruning } from './read-models/search-history-pruning';
 import { ReleaseScanSaga, ReleaseScanWorker } from './scanning/release-scan.jobs';
 
 const commands = [UploadReleaseService, PublishReleaseService, UpdateListingService, ReviewsService];
@@ -36,6 +37,6 @@ const scanning = [ReleaseScanSaga, ReleaseScanWorker];
     VendorReleasesController,
     VendorListingsController,
   ],
-  providers: [...commands, ...queries, CatalogProjection, ...scanning],
+  providers: [...commands, ...queries, CatalogProjection, SearchHistoryPruning, ...scanning],
 })
 export class CatalogModule {}

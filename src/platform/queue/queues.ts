@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { createPostgresBackend, Job, Queue, Worker, withBackend } from 'bullmq';
 import IORedis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
@@ -8,6 +8,7 @@ export type JobProcessor<T> = (job: Job<T>) => Promise<unknown>;
 
 const POSTGRES_SCHEMA = 'queues';
 const PING_TIMEOUT_MS = 2_000;
+const SCHEDULE_RETRY_MS = 30_000;
 
 /**
  * BullMQ queues and workers on the configured backend: Redis when REDIS_URL is
@@ -20,6 +21,9 @@ export class Queues implements OnApplicationShutdown {
   private readonly redis: IORedis | undefined;
   private readonly classes: { Queue: typeof Queue; Worker: typeof Worker };
   private readonly connection: unknown;
+  private readonly logger = new Logger(Queues.name);
+  private readonly retries = new Set<NodeJS.Timeout>();
+  private closed = false;
 
   constructor(@InjectConfig() private readonly config: AppConfig) {
     if (config.redisUrl) {
@@ -58,6 +62,26 @@ export class Queues implements OnApplicationShutdown {
     return worker;
   }
 
+  /**
+   * Adds one job to `name` every `everyMs`, the first one interval from now; one scheduler
+   * across all instances. A backend that is down is retried in the background, so boot never
+   * waits on it.
+   */
+  repeatEvery(name: string, everyMs: number): void {
+    const schedule = () =>
+      this.queue(name)
+        .upsertJobScheduler(
+          name,
+          { every: everyMs, startDate: Date.now() + everyMs },
+          { name, opts: { removeOnComplete: 10, removeOnFail: 10 } },
+        )
+        .catch((error: Error) => {
+          this.logger.warn(`could not schedule ${name}, retrying: ${error.message}`);
+          if (!this.closed) this.retries.add(setTimeout(schedule, SCHEDULE_RETRY_MS).unref());
+        });
+    void schedule();
+  }
+
   /** Proves the backend answers, within a short time. */
   async ping(): Promise<void> {
     const check = this.redis
@@ -77,6 +101,8 @@ export class Queues implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.closed = true;
+    for (const retry of this.retries) clearTimeout(retry);
     await Promise.allSettled(this.workers.map((w) => w.close()));
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
     if (this.redis && this.redis.status !== 'end') this.redis.disconnect();

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
 import { Queues } from '../../../platform/queue/queues';
@@ -6,7 +6,6 @@ import { VerificationService } from '../commands/verification.service';
 import { VendorDirectory } from '../queries/vendor-directory';
 
 const QUEUE = 'vendor-verification-recheck';
-const SCHEDULE_RETRY_MS = 30_000;
 
 /**
  * Re-checks every verified vendor on a schedule (VERIFICATION_RECHECK_MS):
@@ -15,10 +14,8 @@ const SCHEDULE_RETRY_MS = 30_000;
  * instances still run each round once.
  */
 @Injectable()
-export class VerificationRecheck implements OnApplicationBootstrap, OnApplicationShutdown {
+export class VerificationRecheck implements OnApplicationBootstrap {
   private readonly logger = new Logger(VerificationRecheck.name);
-  private retry: NodeJS.Timeout | undefined;
-  private stopped = false;
 
   constructor(
     private readonly queues: Queues,
@@ -30,27 +27,7 @@ export class VerificationRecheck implements OnApplicationBootstrap, OnApplicatio
   onApplicationBootstrap(): void {
     if (!this.config.runProcessors) return;
     this.queues.worker(QUEUE, () => this.runOnce());
-    // A queue backend that is down at boot must not stop the server; keep trying in the background.
-    void this.schedule();
-  }
-
-  onApplicationShutdown(): void {
-    this.stopped = true;
-    clearTimeout(this.retry);
-  }
-
-  private async schedule(): Promise<void> {
-    try {
-      await this.queues.queue(QUEUE).upsertJobScheduler(
-        'recheck-all',
-        // The first round comes one interval after start, not at boot.
-        { every: this.config.verificationRecheckMs, startDate: Date.now() + this.config.verificationRecheckMs },
-        { name: 'recheck-all', opts: { removeOnComplete: 100, removeOnFail: 100 } },
-      );
-    } catch (error) {
-      this.logger.warn(`could not schedule verification re-checks, retrying: ${(error as Error).message}`);
-      if (!this.stopped) this.retry = setTimeout(() => void this.schedule(), SCHEDULE_RETRY_MS);
-    }
+    this.queues.repeatEvery(QUEUE, this.config.verificationRecheckMs);
   }
 
   /** One round over every verified vendor; returns how many were checked. */
