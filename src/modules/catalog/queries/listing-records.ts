@@ -3,25 +3,12 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../../platform/errors/domain-error';
 import { isUuid } from '../../../platform/ids';
+import { SearchResult, toSearchResult } from './search-result';
 
 /** A listing's whole public record: the search summary plus everything its page shows. */
-export interface ListingRecord {
-  id: string;
-  vendorSlug: string;
-  slug: string;
-  title: string;
-  description: string;
-  type: string;
-  tags: string[];
-  targets: string[];
-  tools: string[];
-  priceCents: number;
-  currency: string;
+export interface ListingRecord extends Omit<SearchResult, 'latestVersion'> {
   latestVersion: string | null;
-  installCount: number;
-  svcRating: string;
-  vendorName: string;
-  vendorVerified: boolean;
+  tools: string[];
   vendor: {
     slug: string;
     displayName: string;
@@ -54,7 +41,7 @@ export interface PublishedRelease {
 }
 
 const SELECT_LISTING = `
-  SELECT l.*, v.slug AS vendor_slug, v.display_name AS vendor_name, v.domain_verified, v.github_verified, v.github_org
+  SELECT l.*, v.slug AS vendor_slug, v.domain_verified, v.github_verified, v.github_org
   FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id`;
 
 /** Reads listings for the public and for their vendor. Drafts are their vendor's alone; unlisted ones are reachable by URL. */
@@ -95,29 +82,14 @@ export class ListingRecords {
 function toRecord(row: Record<string, unknown>): ListingRecord {
   const domainVerified = row.domain_verified as boolean;
   const githubVerified = row.github_verified as boolean;
-  const verified = domainVerified || githubVerified;
-  const rating = Number(row.rating);
   return {
-    id: row.id as string,
-    vendorSlug: row.vendor_slug as string,
-    slug: row.slug as string,
-    title: row.title as string,
-    description: row.description as string,
-    type: row.type as string,
-    tags: row.tags as string[],
-    targets: row.targets as string[],
-    tools: row.tools as string[],
-    priceCents: Number(row.price_cents),
-    currency: row.currency as string,
+    ...toSearchResult(row),
     latestVersion: row.latest_version as string | null,
-    installCount: Number(row.install_count),
-    svcRating: rating.toFixed(2),
-    vendorName: row.vendor_name as string,
-    vendorVerified: verified,
+    tools: row.tools as string[],
     vendor: {
       slug: row.vendor_slug as string,
       displayName: row.vendor_name as string,
-      verified,
+      verified: domainVerified || githubVerified,
       domainVerified,
       githubVerified,
       githubOrg: githubVerified ? (row.github_org as string) : null,
@@ -132,7 +104,7 @@ function toRecord(row: Record<string, unknown>): ListingRecord {
     settlementMethods: row.settlement_methods as string[],
     capabilities: row.capabilities as Record<string, unknown> | null,
     agentCard: row.agent_card as Record<string, unknown> | null,
-    rating,
+    rating: Number(row.rating),
     ratingCount: Number(row.rating_count),
     createdAt: new Date(row.created_at as string).toISOString(),
     updatedAt: new Date(row.updated_at as string).toISOString(),

@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+import { PageQueryDto } from '../../../../platform/http/pagination';
 import { REVIEW_BODY_MAX } from '../../domain/review.decider';
 
 export class PostReviewDto {
@@ -25,18 +25,5 @@ export class ReplyDto {
   body: string;
 }
 
-export class ReviewPageDto {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  page?: number;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(50)
-  per_page?: number;
-}
+/** Reviews are listed newest first, 20 a page by default. */
+export class ReviewPageDto extends PageQueryDto {}

@@ -2,27 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../../platform/clock/clock';
 import { DomainError } from '../../../../platform/errors/domain-error';
+import { SEARCH_RESULT_COLUMNS, SearchResult, toSearchResult } from '../search-result';
 import { SearchCache } from './search-cache';
 import { decodeCursor, encodeCursor, searchFingerprint } from './search-cursor';
 import { SearchParamsDto, SearchSort } from './search-params.dto';
-
-export interface SearchResult {
-  id: string;
-  vendorSlug: string;
-  slug: string;
-  title: string;
-  description: string;
-  type: string;
-  tags: string[];
-  targets: string[];
-  priceCents: number;
-  currency: string;
-  latestVersion: string;
-  installCount: number;
-  svcRating: string;
-  vendorName: string;
-  vendorVerified: boolean;
-}
 
 export interface SearchPage {
   results: SearchResult[];
@@ -117,7 +100,7 @@ export class ListingSearch {
       const where = ['l.searchable', ...filters, params.free ? 'l.price_cents = 0' : null].filter(Boolean).join(' AND ');
       const orderBy = order === 'relevance' ? `rank DESC, l.id DESC` : `l.${column} ${direction}, l.id ${direction}`;
       const pageSql = `
-        SELECT ${OUTPUT_COLUMNS}, ${rank} AS rank, ${order === 'relevance' ? rank : `l.${column}`} AS sort_value,
+        SELECT ${SEARCH_RESULT_COLUMNS}, ${rank} AS rank, ${order === 'relevance' ? rank : `l.${column}`} AS sort_value,
                (SELECT coalesce(max(search_seq), 0) FROM listings) AS snapshot
         FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
         WHERE ${where} ORDER BY ${orderBy} LIMIT ${perPage + 1} OFFSET ${(page - 1) * perPage}`;
@@ -153,7 +136,7 @@ export class ListingSearch {
         SELECT * FROM current_rows UNION ALL SELECT * FROM changed_rows
         ORDER BY sort_value ${direction}, id ${direction} LIMIT ${perPage + 1}
       )
-      SELECT ${OUTPUT_COLUMNS}, w.sort_value, ${snapshot}::bigint AS snapshot
+      SELECT ${SEARCH_RESULT_COLUMNS}, w.sort_value, ${snapshot}::bigint AS snapshot
       FROM walk w JOIN listings l ON l.id = w.id JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
       ORDER BY w.sort_value ${direction}, w.id ${direction}`;
     const rows = await this.dataSource.query(walkSql, sql.values);
@@ -181,36 +164,13 @@ export class ListingSearch {
           })
         : null;
     return {
-      results: shown.map(toResult),
+      results: shown.map(toSearchResult),
       total: paging ? paging.total : null,
       page: paging ? paging.page : null,
       perPage,
       nextCursor,
     };
   }
-}
-
-const OUTPUT_COLUMNS = `l.id, v.slug AS vendor_slug, l.slug, l.title, l.description, l.type, l.tags, l.targets, l.price_cents,
-  l.currency, l.latest_version, l.install_count, l.rating, l.vendor_name, l.vendor_verified`;
-
-function toResult(row: Record<string, unknown>): SearchResult {
-  return {
-    id: row.id as string,
-    vendorSlug: row.vendor_slug as string,
-    slug: row.slug as string,
-    title: row.title as string,
-    description: row.description as string,
-    type: row.type as string,
-    tags: row.tags as string[],
-    targets: row.targets as string[],
-    priceCents: Number(row.price_cents),
-    currency: (row.currency as string).toLowerCase(),
-    latestVersion: row.latest_version as string,
-    installCount: Number(row.install_count),
-    svcRating: Number(row.rating).toFixed(2),
-    vendorName: row.vendor_name as string,
-    vendorVerified: row.vendor_verified as boolean,
-  };
 }
 
 /**

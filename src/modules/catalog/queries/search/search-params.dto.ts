@@ -1,5 +1,6 @@
-import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PageQueryDto } from '../../../../platform/http/pagination';
 import { AGENT_TARGETS, PACKAGE_TYPES } from '../../archive/package-manifest';
 import { SERVICE_PROTOCOLS, SETTLEMENT_METHODS } from '../../domain/listing-fields';
 
@@ -10,7 +11,8 @@ export type SearchSort = (typeof SEARCH_SORTS)[number];
 const toBoolean = ({ value }: { value: unknown }) =>
   value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
 
-export class SearchParamsDto {
+/** `page` is ignored when `cursor` is set. */
+export class SearchParamsDto extends PageQueryDto {
   /** Full text over title, tags, vendor name, description and README; websearch syntax ("phrase", or, -word); words match as prefixes. */
   @IsOptional()
   @IsString()
@@ -29,21 +31,6 @@ export class SearchParamsDto {
   @IsOptional()
   @IsIn(SEARCH_SORTS)
   sort?: SearchSort;
-
-  /** Ignored when `cursor` is set. */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  page?: number;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(50)
-  per_page?: number;
 
   /** Only free packages. */
   @IsOptional()
