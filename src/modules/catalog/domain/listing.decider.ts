@@ -311,7 +311,7 @@ export function evolveListing(state: ListingState, event: ListingEvent): Listing
   return state;
 }
 
-export function publishedStatus(current: ListingStatus): ListingStatus {
+function publishedStatus(current: ListingStatus): ListingStatus {
   return current === 'unlisted' ? 'unlisted' : 'published';
 }
 

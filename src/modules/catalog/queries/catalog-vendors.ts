@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../../platform/errors/domain-error';
+import { NO_VENDOR_PROFILE } from '../../vendors/queries/vendor-directory';
 
 /** The vendor facts the catalog keeps (from vendor events), for checks before catalog commands. */
 @Injectable()
@@ -10,7 +11,7 @@ export class CatalogVendors {
   /** Vendor endpoints answer 403 to a caller without a vendor profile. */
   async require(vendorId: string): Promise<{ slug: string }> {
     const [row] = await this.dataSource.query('SELECT slug FROM catalog_vendors WHERE vendor_id = $1', [vendorId]);
-    if (!row) throw new DomainError('forbidden', 'This endpoint needs a vendor profile: create one with POST /v1/vendor/profile');
+    if (!row) throw new DomainError('forbidden', NO_VENDOR_PROFILE);
     return { slug: row.slug };
   }
 }

@@ -9,6 +9,7 @@ import { Clock } from '../../../platform/clock/clock';
 import { DomainError } from '../../../platform/errors/domain-error';
 import { isUuid } from '../../../platform/ids';
 import { vendorDecider, VendorEvent, vendorStreamId } from '../domain/vendor.decider';
+import { NO_VENDOR_PROFILE } from '../queries/vendor-directory';
 import { DnsTxtLookup, domainVerificationRecord, hasVerificationRecord } from '../verification/dns-txt-lookup';
 import { GithubOAuthClient } from '../verification/github-oauth.client';
 
@@ -51,7 +52,7 @@ export class VerificationService {
   /** Looks the record up now; a proof that disappeared lapses. */
   async checkDomain(vendorId: string): Promise<boolean> {
     const { state } = await foldStream(this.store, vendorStreamId(vendorId), vendorDecider.evolve, vendorDecider.initialState);
-    if (!state.exists) throw new DomainError('forbidden', 'Create a vendor profile first: POST /v1/vendor/profile');
+    if (!state.exists) throw new DomainError('forbidden', NO_VENDOR_PROFILE);
     if (!state.domain) throw new DomainError('unprocessable', 'Request a DNS record first: POST /v1/vendor/verify/domain');
     const { host, token } = state.domain;
     const present = hasVerificationRecord(await this.dns.txtRecords(host), token);
