@@ -18,6 +18,7 @@ import {
 } from '../event-store';
 import { WakeSignal } from '../wake-signal';
 import { catchUpSubscription } from '../catch-up-subscription';
+import { GroupCommit } from './group-commit';
 
 const NOTIFY_CHANNEL = 'svc_events';
 const APPEND_RETRIES = 20;
@@ -56,8 +57,8 @@ type AppendVariant = keyof typeof HEAD_MOVES;
 
 /**
  * One statement: move the stream head, then insert the events after the old
- * head. `rows` says where the new rows come from: arrays for a batch, plain
- * parameters for the common single event (no arrays to build and parse).
+ * head. `rows` says where the new rows come from: arrays for several events,
+ * plain parameters for the common single event (no arrays to build and parse).
  */
 function appendStatements(rows: string): Record<AppendVariant, string> {
   const entries = Object.entries(HEAD_MOVES).map(([variant, move]) => [
@@ -70,11 +71,63 @@ function appendStatements(rows: string): Record<AppendVariant, string> {
   return Object.fromEntries(entries) as Record<AppendVariant, string>;
 }
 
-const APPEND_BATCH_SQL = appendStatements(
+const APPEND_MANY_SQL = appendStatements(
   `SELECT e.event_id, $1, head.revision - $6::bigint + e.ord, e.type, e.data, e.metadata
      FROM head, unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(event_id, type, data, metadata, ord)`,
 );
 const APPEND_ONE_SQL = appendStatements(`SELECT $2::uuid, $1, head.revision, $3, $4::jsonb, $5::jsonb FROM head`);
+
+/**
+ * Appends to several distinct streams in one statement, so in one commit, each
+ * append on its own: one whose expectation fails inserts nothing. The heads
+ * that exist are locked first, in byte order (the order `lockOrder` gives
+ * atomic appends), so two writers never wait on each other in a cycle.
+ * Parameters: per append `$1` stream, `$2` expectation, `$3` expected revision,
+ * `$4` event count; per event `$5` its stream, `$6` how many events follow it
+ * in its append, then id, type, data and metadata.
+ */
+const GROUP_APPEND_SQL = `
+  WITH decided AS MATERIALIZED (
+    SELECT r.stream_id, r.n, l.stream_id IS NOT NULL AS present,
+           CASE r.expectation
+             WHEN 'any' THEN true
+             WHEN 'no_stream' THEN l.stream_id IS NULL
+             WHEN 'exists' THEN l.stream_id IS NOT NULL
+             ELSE l.revision = r.expected_revision
+           END AS allowed
+      FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[]) AS r(stream_id, expectation, expected_revision, n)
+      LEFT JOIN (
+        SELECT stream_id, revision FROM streams WHERE stream_id = ANY($1::text[])
+         ORDER BY stream_id COLLATE "C" FOR UPDATE
+      ) l USING (stream_id)
+  ),
+  moved AS (
+    UPDATE streams s SET revision = s.revision + d.n
+      FROM decided d
+     WHERE d.allowed AND d.present AND s.stream_id = d.stream_id
+    RETURNING s.stream_id, s.revision
+  ),
+  created AS (
+    INSERT INTO streams (stream_id, revision)
+    SELECT stream_id, n - 1 FROM decided WHERE allowed AND NOT present ORDER BY stream_id COLLATE "C"
+    ON CONFLICT (stream_id) DO NOTHING
+    RETURNING stream_id, revision
+  ),
+  heads AS (SELECT * FROM moved UNION ALL SELECT * FROM created)
+  INSERT INTO events (event_id, stream_id, revision, type, data, metadata)
+  SELECT e.event_id, e.stream_id, h.revision - e.following, e.type, e.data, e.metadata
+    FROM unnest($5::text[], $6::int[], $7::uuid[], $8::text[], $9::jsonb[], $10::jsonb[])
+           WITH ORDINALITY AS e(stream_id, following, event_id, type, data, metadata, ord)
+    JOIN heads h USING (stream_id)
+   ORDER BY e.ord
+  RETURNING stream_id, revision, position, transaction_id::text AS commit_position`;
+
+/**
+ * Group commit: how many appends may commit at once before further ones wait
+ * to share a commit, and how many one commit may carry. Two batches in flight
+ * let one execute while the other waits for its WAL flush.
+ */
+const GROUP_COMMIT = { maxInFlight: 2, maxBatch: 64 };
 
 const SELECT_COLUMNS = `position, transaction_id::text AS commit_position, event_id, stream_id, revision, type, data, metadata`;
 
@@ -84,7 +137,9 @@ const SELECT_COLUMNS = `position, transaction_id::text AS commit_position, event
  *
  * An append is a single statement that moves the stream's head row and inserts
  * the events after it: writers to one stream queue on that row, and one whose
- * expected revision no longer holds gets a wrong-expected-version error.
+ * expected revision no longer holds gets a wrong-expected-version error. Under
+ * load, appends from concurrent callers share a statement and its commit
+ * (GroupCommit), which is what bounds throughput here, not the rows written.
  * Readers of the global log only see rows written by transactions older than
  * every transaction still running, so a sequence number that commits late is
  * never skipped.
@@ -95,6 +150,10 @@ export class PostgresEventStore extends EventStore {
   private listenerTimer: NodeJS.Timeout | undefined;
   private notifyPending = false;
   private closed = false;
+  private readonly groupCommit = new GroupCommit((batch: StreamAppend[]) => this.commitBatch(batch), {
+    ...GROUP_COMMIT,
+    keyOf: (append) => append.streamId,
+  });
 
   constructor(
     private readonly pool: Pool,
@@ -104,24 +163,14 @@ export class PostgresEventStore extends EventStore {
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedState): Promise<AppendResult> {
-    const append = { streamId, events: withIds(events), expected };
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const result = await this.appendWith(this.pool, append);
-        this.announce();
-        return result;
-      } catch (error) {
-        if (!(error instanceof UniqueViolation)) throw error;
-        const outcome = await this.settleConflict(error);
-        if (!(outcome instanceof Error)) return outcome;
-        if (!isRetryableRace(error, outcome) || attempt >= APPEND_RETRIES) throw outcome;
-      }
-    }
+    if (events.length === 0) throw new Error('append needs at least one event');
+    variantOf(expected); // refuses a malformed expectation before it joins a batch
+    return this.groupCommit.submit({ streamId, events: withIds(events), expected });
   }
 
   async appendAtomically(appends: StreamAppend[]): Promise<AppendResult[]> {
     // One lock order for every caller, so two atomic appends over the same streams cannot deadlock.
-    const order = appends.map((_, i) => i).sort((a, b) => (appends[a].streamId < appends[b].streamId ? -1 : 1));
+    const order = lockOrder(appends);
     const sorted = await this.appendSorted(order.map((i) => ({ ...appends[i], events: withIds(appends[i].events) })));
     const results: AppendResult[] = new Array(appends.length);
     order.forEach((original, position) => (results[original] = sorted[position]));
@@ -155,6 +204,74 @@ export class PostgresEventStore extends EventStore {
           ? outcome
           : new WrongExpectedVersionError(violation.append.streamId, violation.append.expected, null);
       if (!isRetryableRace(violation, error) || attempt >= APPEND_RETRIES) throw error;
+    }
+  }
+
+  /**
+   * Appends from concurrent callers share one statement and one commit. An
+   * append the shared statement could not make (a lost race, a failed
+   * expectation), or every append of a batch that failed as a whole (a reused
+   * event id, say), is tried again alone, where it meets its own fate.
+   */
+  private async commitBatch(batch: StreamAppend[]): Promise<PromiseSettledResult<AppendResult>[]> {
+    let made: (AppendResult | null)[] = batch.map(() => null);
+    if (batch.length > 1) {
+      made = await this.appendGroup(batch).catch(() => made);
+      if (made.some((result) => result !== null)) this.announce();
+    }
+    return Promise.allSettled(batch.map((append, i) => made[i] ?? this.appendAlone(append)));
+  }
+
+  /** Each append's result, or null for one the shared statement did not make. */
+  private async appendGroup(batch: StreamAppend[]): Promise<(AppendResult | null)[]> {
+    const now = this.now();
+    const [streams, expectations, expectedRevisions, counts] = [[], [], [], []] as unknown[][];
+    const [eventStreams, following, eventIds, types, data, metadata] = [[], [], [], [], [], []] as unknown[][];
+    for (const { streamId, events, expected } of batch) {
+      const [variant, revision] = variantOf(expected);
+      streams.push(streamId);
+      expectations.push(variant);
+      expectedRevisions.push(revision);
+      counts.push(events.length);
+      events.forEach((event, i) => {
+        eventStreams.push(streamId);
+        following.push(events.length - 1 - i);
+        eventIds.push(event.eventId);
+        types.push(event.type);
+        data.push(JSON.stringify(event.data));
+        metadata.push(JSON.stringify(completeMetadata(event.metadata, now)));
+      });
+    }
+    const { rows } = await this.pool.query<{ stream_id: string; revision: string; position: string; commit_position: string }>({
+      name: 'svc-append-group',
+      text: GROUP_APPEND_SQL,
+      values: [streams, expectations, expectedRevisions, counts, eventStreams, following, eventIds, types, data, metadata],
+    });
+    // Streams are distinct within a batch: an append's result is its stream's last event.
+    const last = new Map<string, AppendResult>();
+    for (const row of rows) {
+      const result = {
+        revision: Number(row.revision),
+        position: new LogPosition(BigInt(row.commit_position), BigInt(row.position)),
+      };
+      const seen = last.get(row.stream_id);
+      if (!seen || result.revision > seen.revision) last.set(row.stream_id, result);
+    }
+    return batch.map((append) => last.get(append.streamId) ?? null);
+  }
+
+  private async appendAlone(append: StreamAppend): Promise<AppendResult> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const result = await this.appendWith(this.pool, append);
+        this.announce();
+        return result;
+      } catch (error) {
+        if (!(error instanceof UniqueViolation)) throw error;
+        const outcome = await this.settleConflict(error);
+        if (!(outcome instanceof Error)) return outcome;
+        if (!isRetryableRace(error, outcome) || attempt >= APPEND_RETRIES) throw outcome;
+      }
     }
   }
 
@@ -237,21 +354,15 @@ export class PostgresEventStore extends EventStore {
           events.map((e) => JSON.stringify(completeMetadata(e.metadata, now))),
         ];
     params.push(events.length);
-    let variant: AppendVariant;
-    if (expected === 'any' || expected === 'no_stream' || expected === 'exists') variant = expected;
-    else if (expected === -1) variant = 'no_stream';
-    else {
-      if (!Number.isSafeInteger(expected) || expected < -1) throw new Error(`invalid expected revision ${expected}`);
-      params.push(expected);
-      variant = 'revision';
-    }
+    const [variant, revision] = variantOf(expected);
+    if (variant === 'revision') params.push(revision);
     let rows: { revision: string; position: string; commit_position: string }[];
     try {
       // Named, so each connection parses and plans it once.
       ({ rows } = await db.query(
         single
           ? { name: `svc-append-one-${variant}`, text: APPEND_ONE_SQL[variant], values: params }
-          : { name: `svc-append-${variant}`, text: APPEND_BATCH_SQL[variant], values: params },
+          : { name: `svc-append-${variant}`, text: APPEND_MANY_SQL[variant], values: params },
       ));
     } catch (error) {
       if (error instanceof DatabaseError && error.code === '23505') throw new UniqueViolation(append, error.constraint);
@@ -354,6 +465,24 @@ class UniqueViolation extends Error {
 function isRetryableRace(violation: UniqueViolation, outcome: Error): boolean {
   const expected = violation.append.expected;
   return outcome instanceof WrongExpectedVersionError && (expected === 'any' || expected === 'exists');
+}
+
+/** The statement variant an expectation needs, and for `revision` the number. */
+function variantOf(expected: ExpectedState): [AppendVariant, number | null] {
+  if (expected === 'any' || expected === 'no_stream' || expected === 'exists') return [expected, null];
+  if (expected === -1) return ['no_stream', null];
+  if (!Number.isSafeInteger(expected) || expected < -1) throw new Error(`invalid expected revision ${expected}`);
+  return ['revision', expected];
+}
+
+/**
+ * Indexes of `appends` in the order their stream heads are locked: by the
+ * UTF-8 bytes of the stream id, as PostgreSQL's "C" collation sorts, so that
+ * atomic appends and group commits never wait on each other in a cycle.
+ */
+function lockOrder(appends: StreamAppend[]): number[] {
+  const keys = appends.map((a) => Buffer.from(a.streamId, 'utf8'));
+  return appends.map((_, i) => i).sort((a, b) => Buffer.compare(keys[a], keys[b]) || a - b);
 }
 
 function withIds(events: NewEvent[]): NewEvent[] {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DuplicateEventIdError } from '../../../src/event-store/event-store';
+import { DuplicateEventIdError, WrongExpectedVersionError } from '../../../src/event-store/event-store';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres-event-store';
 import { createTestDatabase, openPool, TestDatabase } from '../../support/database';
 import { eventStoreContract } from './event-store.contract';
@@ -98,5 +98,174 @@ describe('PostgreSQL event store', () => {
     await reader.close();
     await writerPool.end();
     await readerPool.end();
+  });
+
+  describe('group commit', () => {
+    const open = () => {
+      const pool = openPool(db.url, 8);
+      return { pool, store: new PostgresEventStore(pool) };
+    };
+    const one = (type = 'X', eventId?: string) => [{ type, data: {}, eventId }];
+    const commitsOf = (results: { position: { commit: bigint } }[]) => new Set(results.map((r) => r.position.commit)).size;
+
+    it('lets concurrent appends share commits, each with its own result', async () => {
+      const { pool, store } = open();
+      const streams = Array.from({ length: 16 }, (_, i) => `group-${i}-${randomUUID()}`);
+      const results = await Promise.all(streams.map((id) => store.append(id, one(), 'no_stream')));
+      expect(results.map((r) => r.revision)).toEqual(streams.map(() => 0));
+      expect(commitsOf(results)).toBeLessThan(streams.length);
+      for (const [i, id] of streams.entries()) {
+        const [stored] = await store.readStream(id);
+        expect(stored.position.toString()).toBe(results[i].position.toString());
+      }
+      await store.close();
+      await pool.end();
+    });
+
+    it('fails only the appends whose expectation fails, not the rest of their commit', async () => {
+      const { pool, store } = open();
+      const existing = Array.from({ length: 6 }, () => `group-x-${randomUUID()}`);
+      await Promise.all(existing.map((id) => store.append(id, one(), 'no_stream')));
+      const missing = `group-missing-${randomUUID()}`;
+      const outcomes = await Promise.allSettled([
+        store.append(existing[0], one(), 0),
+        store.append(existing[1], one(), 5), // stale: the stream is at 0
+        store.append(existing[2], one(), 'exists'),
+        store.append(existing[3], one(), 'no_stream'), // the stream exists
+        store.append(
+          existing[4],
+          [
+            { type: 'A', data: {} },
+            { type: 'B', data: {} },
+          ],
+          'any',
+        ),
+        store.append(missing, one(), 'exists'), // no such stream
+        store.append(existing[5], one(), 0),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual([
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+      ]);
+      const refusals = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason);
+      expect(refusals.every((r) => r instanceof WrongExpectedVersionError)).toBe(true);
+      expect(refusals.map((r: WrongExpectedVersionError) => [r.streamId, r.actual])).toEqual([
+        [existing[1], 0],
+        [existing[3], 0],
+        [missing, -1],
+      ]);
+      expect((outcomes[4] as PromiseFulfilledResult<{ revision: number }>).value.revision).toBe(2);
+      expect((await store.readStream(existing[4])).map((e) => [e.type, e.revision])).toEqual([
+        ['X', 0],
+        ['A', 1],
+        ['B', 2],
+      ]);
+      expect(await store.readStream(existing[1])).toHaveLength(1);
+      expect(await store.readStream(missing)).toEqual([]);
+      await store.close();
+      await pool.end();
+    });
+
+    it('keeps a reused event id from failing the other appends of its commit', async () => {
+      const { pool, store } = open();
+      const taken = randomUUID();
+      await store.append(`group-first-${randomUUID()}`, one('X', taken), 'no_stream');
+      const others = Array.from({ length: 7 }, () => `group-other-${randomUUID()}`);
+      const thief = `group-thief-${randomUUID()}`;
+      const outcomes = await Promise.allSettled([
+        ...others.map((id) => store.append(id, one(), 'no_stream')),
+        store.append(thief, one('X', taken), 'no_stream'),
+      ]);
+      expect(outcomes.slice(0, 7).every((o) => o.status === 'fulfilled')).toBe(true);
+      expect((outcomes[7] as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateEventIdError);
+      expect(await store.readStream(thief)).toEqual([]);
+      await store.close();
+      await pool.end();
+    });
+
+    it('treats an append retried while the first attempt is still committing as a no-op', async () => {
+      const { pool, store } = open();
+      const id = `group-retry-${randomUUID()}`;
+      const events = one('X', randomUUID());
+      const busy = Array.from({ length: 6 }, () => store.append(`group-busy-${randomUUID()}`, one(), 'any'));
+      const [first, again] = await Promise.all([store.append(id, events, 'any'), store.append(id, events, 'any'), ...busy]);
+      expect(again.position.toString()).toBe(first.position.toString());
+      expect(await store.readStream(id)).toHaveLength(1);
+      await store.close();
+      await pool.end();
+    });
+
+    it('takes head locks for atomic appends in byte order, as grouped appends take them', async () => {
+      const { pool, store } = open();
+      // UTF-16 puts the emoji first; UTF-8 bytes, and so PostgreSQL's "C" collation, put it last.
+      const prefix = `group-order-${randomUUID()}`;
+      const [fullwidth, emoji] = [`${prefix}-\uff5e`, `${prefix}-\u{1f600}`];
+      await store.append(fullwidth, one(), 'no_stream');
+      await store.append(emoji, one(), 'no_stream');
+      const holder = await pool.connect();
+      const prober = await pool.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM streams WHERE stream_id = $1 FOR UPDATE', [fullwidth]);
+        const atomic = store.appendAtomically([
+          { streamId: emoji, events: one(), expected: 'any' },
+          { streamId: fullwidth, events: one(), expected: 'any' },
+        ]);
+        // Give the atomic append time to lock whatever it locks before waiting on the held head.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        // In byte order it waits on the held head first, holding nothing; in UTF-16 order it would hold the emoji.
+        await prober.query('BEGIN');
+        await expect(
+          prober.query('SELECT 1 FROM streams WHERE stream_id = $1 FOR UPDATE NOWAIT', [emoji]),
+        ).resolves.toBeDefined();
+        await prober.query('ROLLBACK');
+        await holder.query('COMMIT');
+        await expect(atomic).resolves.toHaveLength(2);
+      } finally {
+        holder.release();
+        prober.release();
+      }
+      await store.close();
+      await pool.end();
+    });
+
+    it('keeps every append when atomic and grouped appends contend for the same streams', async () => {
+      const { pool, store } = open();
+      // UTF-16 and UTF-8 order these two differently; PostgreSQL's "C" collation follows UTF-8.
+      const prefix = `group-lock-${randomUUID()}`;
+      const streams = ['\uff5e', '\u{1f600}'].map((s) => `${prefix}-${s}`);
+      let atomicRounds = 0;
+      const atomically = async () => {
+        for (let round = 0; round < 100; round++) {
+          const shuffled = [...streams].sort(() => Math.random() - 0.5);
+          await store.appendAtomically(shuffled.map((id) => ({ streamId: id, events: one('Atomic'), expected: 'any' as const })));
+          atomicRounds++;
+        }
+      };
+      let writing = true;
+      let grouped = 0;
+      const groupedWriter = async (id: string) => {
+        while (writing) {
+          await store.append(id, one('Grouped'), 'any');
+          grouped++;
+        }
+      };
+      const writers = [...streams, ...streams, ...streams].map(groupedWriter);
+      // A deadlock would fail an atomic append (PostgreSQL aborts one side after deadlock_timeout).
+      await Promise.all([atomically(), atomically()]);
+      writing = false;
+      await Promise.all(writers);
+      expect(atomicRounds).toBe(200);
+      let stored = 0;
+      for (const id of streams) stored += (await store.readStream(id)).length;
+      expect(stored).toBe(200 * streams.length + grouped);
+      await store.close();
+      await pool.end();
+    });
   });
 });
