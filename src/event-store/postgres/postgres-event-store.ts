@@ -78,47 +78,37 @@ const APPEND_MANY_SQL = appendStatements(
 const APPEND_ONE_SQL = appendStatements(`SELECT $2::uuid, $1, head.revision, $3, $4::jsonb, $5::jsonb FROM head`);
 
 /**
- * Appends to several distinct streams in one statement, so in one commit, each
- * append on its own: one whose expectation fails inserts nothing. The heads
- * that exist are locked first, in byte order (the order `lockOrder` gives
- * atomic appends), so two writers never wait on each other in a cycle.
- * Parameters: per append `$1` stream, `$2` expectation, `$3` expected revision,
- * `$4` event count; per event `$5` its stream, `$6` how many events follow it
- * in its append, then id, type, data and metadata.
+ * Appends to several distinct, existing streams in one statement, so in one
+ * commit, each append on its own: one whose expectation fails, or whose stream
+ * has no head row yet, inserts nothing. The heads are locked in byte order, the
+ * order `lockOrder` gives atomic appends, and no other lock is taken, so writers
+ * never wait on each other in a cycle. (Creating a head would wait on any other
+ * transaction creating it, a second lock out of that order: new streams are
+ * appended alone.) Parameters: per append `$1` stream, `$2` expectation, `$3`
+ * expected revision, `$4` event count; per event `$5` its stream, `$6` how many
+ * events follow it in its append, then id, type, data and metadata.
  */
 const GROUP_APPEND_SQL = `
-  WITH decided AS MATERIALIZED (
-    SELECT r.stream_id, r.n, l.stream_id IS NOT NULL AS present,
-           CASE r.expectation
-             WHEN 'any' THEN true
-             WHEN 'no_stream' THEN l.stream_id IS NULL
-             WHEN 'exists' THEN l.stream_id IS NOT NULL
-             ELSE l.revision = r.expected_revision
-           END AS allowed
+  WITH allowed AS MATERIALIZED (
+    SELECT r.stream_id, r.n
       FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[]) AS r(stream_id, expectation, expected_revision, n)
-      LEFT JOIN (
+      JOIN (
         SELECT stream_id, revision FROM streams WHERE stream_id = ANY($1::text[])
          ORDER BY stream_id COLLATE "C" FOR UPDATE
-      ) l USING (stream_id)
+      ) head USING (stream_id)
+     WHERE r.expectation IN ('any', 'exists') OR (r.expectation = 'revision' AND head.revision = r.expected_revision)
   ),
   moved AS (
-    UPDATE streams s SET revision = s.revision + d.n
-      FROM decided d
-     WHERE d.allowed AND d.present AND s.stream_id = d.stream_id
+    UPDATE streams s SET revision = s.revision + a.n
+      FROM allowed a
+     WHERE s.stream_id = a.stream_id
     RETURNING s.stream_id, s.revision
-  ),
-  created AS (
-    INSERT INTO streams (stream_id, revision)
-    SELECT stream_id, n - 1 FROM decided WHERE allowed AND NOT present ORDER BY stream_id COLLATE "C"
-    ON CONFLICT (stream_id) DO NOTHING
-    RETURNING stream_id, revision
-  ),
-  heads AS (SELECT * FROM moved UNION ALL SELECT * FROM created)
+  )
   INSERT INTO events (event_id, stream_id, revision, type, data, metadata)
-  SELECT e.event_id, e.stream_id, h.revision - e.following, e.type, e.data, e.metadata
+  SELECT e.event_id, e.stream_id, moved.revision - e.following, e.type, e.data, e.metadata
     FROM unnest($5::text[], $6::int[], $7::uuid[], $8::text[], $9::jsonb[], $10::jsonb[])
            WITH ORDINALITY AS e(stream_id, following, event_id, type, data, metadata, ord)
-    JOIN heads h USING (stream_id)
+    JOIN moved USING (stream_id)
    ORDER BY e.ord
   RETURNING stream_id, revision, position, transaction_id::text AS commit_position`;
 
@@ -209,17 +199,20 @@ export class PostgresEventStore extends EventStore {
 
   /**
    * Appends from concurrent callers share one statement and one commit. An
-   * append the shared statement could not make (a lost race, a failed
-   * expectation), or every append of a batch that failed as a whole (a reused
-   * event id, say), is tried again alone, where it meets its own fate.
+   * append that creates its stream, one the shared statement could not make (a
+   * failed expectation, a stream without a head yet), and every append of a
+   * batch that failed as a whole (a reused event id, say) go alone, where each
+   * meets its own fate.
    */
   private async commitBatch(batch: StreamAppend[]): Promise<PromiseSettledResult<AppendResult>[]> {
-    let made: (AppendResult | null)[] = batch.map(() => null);
-    if (batch.length > 1) {
-      made = await this.appendGroup(batch).catch(() => made);
-      if (made.some((result) => result !== null)) this.announce();
+    const made = new Map<StreamAppend, AppendResult>();
+    const group = batch.filter((append) => variantOf(append.expected)[0] !== 'no_stream');
+    if (group.length > 1) {
+      const results = await this.appendGroup(group).catch(() => []);
+      results.forEach((result, i) => result && made.set(group[i], result));
+      if (made.size > 0) this.announce();
     }
-    return Promise.allSettled(batch.map((append, i) => made[i] ?? this.appendAlone(append)));
+    return Promise.allSettled(batch.map((append) => made.get(append) ?? this.appendAlone(append)));
   }
 
   /** Each append's result, or null for one the shared statement did not make. */
