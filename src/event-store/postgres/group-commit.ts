@@ -61,8 +61,8 @@ export class GroupCommit<T, R> {
           (outcomes) =>
             batch.forEach((w, i) => {
               const outcome = outcomes[i];
-              if (outcome.status === 'fulfilled') w.resolve(outcome.value);
-              else w.reject(outcome.reason);
+              if (outcome?.status === 'fulfilled') w.resolve(outcome.value);
+              else w.reject(outcome ? outcome.reason : new Error('the commit returned no outcome for this item'));
             }),
           (error: unknown) => batch.forEach((w) => w.reject(error)),
         )

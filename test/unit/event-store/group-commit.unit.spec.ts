@@ -111,6 +111,11 @@ describe('GroupCommit', () => {
     expect(values(batches[0].items)).toEqual(['a', 'b']);
   });
 
+  it('rejects an item its commit returned no outcome for, rather than leaving it waiting', async () => {
+    const group = groupCommit(async () => [], 1);
+    await expect(group.submit(item('a'))).rejects.toThrow(/no outcome/);
+  });
+
   it('settles each item on its own, and a failed batch fails only its own items', async () => {
     const { batches, commit } = recorder();
     const group = groupCommit(commit, 2);
