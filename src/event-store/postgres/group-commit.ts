@@ -8,7 +8,7 @@ export interface GroupCommitOptions<T> {
 
 interface Waiting<T, R> {
   item: T;
-  resolve(result: R): void;
+  resolve(result: R | Promise<R>): void;
   reject(error: unknown): void;
 }
 
@@ -16,7 +16,9 @@ interface Waiting<T, R> {
  * Lets concurrent callers share commits. Work runs at once while fewer than
  * `maxInFlight` batches are committing, so a lone caller waits for nobody;
  * under load, whatever queued behind the busy batches goes out in batches.
- * `commit` settles every item of its batch, each on its own.
+ * `commit` resolves once the shared work is done, with each item's outcome:
+ * an outcome may still be pending (work that went on alone), and its slot is
+ * free all the same, so one slow item never holds up the others.
  *
  * Work waiting is spread evenly over the free slots: were the first caller to
  * take a slot alone, it would come back alone every time while everyone else
@@ -32,7 +34,7 @@ export class GroupCommit<T, R> {
   private dispatchQueued = false;
 
   constructor(
-    private readonly commit: (batch: T[]) => Promise<PromiseSettledResult<R>[]>,
+    private readonly commit: (batch: T[]) => Promise<Promise<R>[]>,
     private readonly options: GroupCommitOptions<T>,
   ) {}
 
@@ -56,14 +58,13 @@ export class GroupCommit<T, R> {
       // Held slots count as free when sharing out, or the first slot back would take everything.
       const batch = this.takeBatch(Math.min(maxBatch, Math.ceil(this.waiting.length / (maxInFlight - this.running))));
       this.running++;
-      this.commit(batch.map((w) => w.item))
+      Promise.resolve()
+        .then(() => this.commit(batch.map((w) => w.item)))
         .then(
           (outcomes) =>
-            batch.forEach((w, i) => {
-              const outcome = outcomes[i];
-              if (outcome?.status === 'fulfilled') w.resolve(outcome.value);
-              else w.reject(outcome ? outcome.reason : new Error('the commit returned no outcome for this item'));
-            }),
+            batch.forEach((w, i) =>
+              w.resolve(outcomes[i] ?? Promise.reject(new Error('the commit returned no outcome for this item'))),
+            ),
           (error: unknown) => batch.forEach((w) => w.reject(error)),
         )
         .finally(() => {

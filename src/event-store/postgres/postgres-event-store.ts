@@ -79,14 +79,14 @@ const APPEND_ONE_SQL = appendStatements(`SELECT $2::uuid, $1, head.revision, $3,
 
 /**
  * Appends to several distinct, existing streams in one statement, so in one
- * commit, each append on its own: one whose expectation fails, or whose stream
- * has no head row yet, inserts nothing. The heads are locked in byte order, the
- * order `lockOrder` gives atomic appends, and no other lock is taken, so writers
- * never wait on each other in a cycle. (Creating a head would wait on any other
- * transaction creating it, a second lock out of that order: new streams are
- * appended alone.) Parameters: per append `$1` stream, `$2` expectation, `$3`
- * expected revision, `$4` event count; per event `$5` its stream, `$6` how many
- * events follow it in its append, then id, type, data and metadata.
+ * commit, each append on its own: one whose expectation fails, whose stream
+ * has no head row yet, or whose head another writer holds inserts nothing.
+ * Heads are locked with SKIP LOCKED, so the shared statement never waits on a
+ * writer (nor can it join a deadlock over heads); creating a head would wait
+ * on anyone else creating it, so new streams are appended alone. Parameters:
+ * per append `$1` stream, `$2` expectation, `$3` expected revision, `$4` event
+ * count; per event `$5` its stream, `$6` how many events follow it in its
+ * append, then id, type, data and metadata.
  */
 const GROUP_APPEND_SQL = `
   WITH allowed AS MATERIALIZED (
@@ -94,7 +94,7 @@ const GROUP_APPEND_SQL = `
       FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[]) AS r(stream_id, expectation, expected_revision, n)
       JOIN (
         SELECT stream_id, revision FROM streams WHERE stream_id = ANY($1::text[])
-         ORDER BY stream_id COLLATE "C" FOR UPDATE
+         ORDER BY stream_id COLLATE "C" FOR UPDATE SKIP LOCKED
       ) head USING (stream_id)
      WHERE r.expectation IN ('any', 'exists') OR (r.expectation = 'revision' AND head.revision = r.expected_revision)
   ),
@@ -154,8 +154,15 @@ export class PostgresEventStore extends EventStore {
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedState): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    variantOf(expected); // refuses a malformed expectation before it joins a batch
-    return this.groupCommit.submit({ streamId, events: withIds(events), expected });
+    const [variant] = variantOf(expected); // refuses a malformed expectation before it joins a batch
+    const now = this.now();
+    const append = {
+      streamId,
+      events: withIds(events).map((e) => ({ ...e, metadata: completeMetadata(e.metadata, now) })),
+      expected,
+    };
+    // Creating a stream is never grouped (see GROUP_APPEND_SQL).
+    return variant === 'no_stream' ? this.appendAlone(append) : this.groupCommit.submit(append);
   }
 
   async appendAtomically(appends: StreamAppend[]): Promise<AppendResult[]> {
@@ -198,21 +205,16 @@ export class PostgresEventStore extends EventStore {
   }
 
   /**
-   * Appends from concurrent callers share one statement and one commit. An
-   * append that creates its stream, one the shared statement could not make (a
-   * failed expectation, a stream without a head yet), and every append of a
-   * batch that failed as a whole (a reused event id, say) go alone, where each
-   * meets its own fate.
+   * Appends from concurrent callers share one statement and one commit. One the
+   * shared statement could not make (a failed expectation, a stream without a
+   * head yet, a head another writer holds), and every append of a batch that
+   * failed as a whole (a reused event id, say), go on alone, where each meets
+   * its own fate without holding up the rest.
    */
-  private async commitBatch(batch: StreamAppend[]): Promise<PromiseSettledResult<AppendResult>[]> {
-    const made = new Map<StreamAppend, AppendResult>();
-    const group = batch.filter((append) => variantOf(append.expected)[0] !== 'no_stream');
-    if (group.length > 1) {
-      const results = await this.appendGroup(group).catch(() => []);
-      results.forEach((result, i) => result && made.set(group[i], result));
-      if (made.size > 0) this.announce();
-    }
-    return Promise.allSettled(batch.map((append) => made.get(append) ?? this.appendAlone(append)));
+  private async commitBatch(batch: StreamAppend[]): Promise<Promise<AppendResult>[]> {
+    const made = batch.length > 1 ? await this.appendGroup(batch).catch(() => []) : [];
+    if (made.some(Boolean)) this.announce();
+    return batch.map((append, i) => (made[i] ? Promise.resolve(made[i]) : this.appendAlone(append)));
   }
 
   /** Each append's result, or null for one the shared statement did not make. */

@@ -155,6 +155,10 @@ describe('PostgreSQL event store', () => {
         'rejected',
         'fulfilled',
       ]);
+      const landed = outcomes
+        .filter((o) => o.status === 'fulfilled')
+        .map((o) => (o as PromiseFulfilledResult<AppendResult>).value);
+      expect(commitsOf(landed)).toBeLessThan(landed.length);
       const refusals = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason);
       expect(refusals.every((r) => r instanceof WrongExpectedVersionError)).toBe(true);
       expect(refusals.map((r: WrongExpectedVersionError) => [r.streamId, r.actual])).toEqual([
@@ -200,14 +204,41 @@ describe('PostgreSQL event store', () => {
       await Promise.all([id, ...busyStreams].map((stream) => store.append(stream, one(), 'no_stream')));
       const events = one('X', randomUUID());
       const busy = busyStreams.map((stream) => store.append(stream, one(), 'any'));
-      const [first, again] = await Promise.all([store.append(id, events, 'any'), store.append(id, events, 'any'), ...busy]);
+      const [first, again, ...others] = await Promise.all([
+        store.append(id, events, 'any'),
+        store.append(id, events, 'any'),
+        ...busy,
+      ]);
       expect(again.position.toString()).toBe(first.position.toString());
+      expect(others.some((o) => o.position.commit === first.position.commit)).toBe(true);
       expect(await store.readStream(id)).toHaveLength(2);
       await store.close();
       await pool.end();
     });
 
-    it('takes head locks for atomic appends in byte order, as grouped appends take them', async () => {
+    it('never holds up other appends behind a head another writer holds', async () => {
+      const { pool, store } = open();
+      const hot = `group-hot-${randomUUID()}`;
+      const others = Array.from({ length: 10 }, () => `group-cool-${randomUUID()}`);
+      await Promise.all([hot, ...others].map((id) => store.append(id, one(), 'no_stream')));
+      const holder = await pool.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM streams WHERE stream_id = $1 FOR UPDATE', [hot]);
+        const waiting = [store.append(hot, one(), 'any'), store.append(hot, one(), 'any')];
+        const results = await Promise.all(others.map((id) => store.append(id, one(), 'any')));
+        expect(results.map((r) => r.revision)).toEqual(others.map(() => 1));
+        expect(commitsOf(results)).toBeLessThan(others.length);
+        await holder.query('COMMIT');
+        expect((await Promise.all(waiting)).map((r) => r.revision).sort()).toEqual([1, 2]);
+      } finally {
+        holder.release();
+      }
+      await store.close();
+      await pool.end();
+    });
+
+    it('takes head locks for atomic appends in byte order', async () => {
       const { pool, store } = open();
       // UTF-16 puts the emoji first; UTF-8 bytes, and so PostgreSQL's "C" collation, put it last.
       const prefix = `group-order-${randomUUID()}`;

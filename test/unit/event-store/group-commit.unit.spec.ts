@@ -9,10 +9,15 @@ interface Item {
 function recorder() {
   const batches: { items: Item[]; settle(outcomes?: PromiseSettledResult<string>[]): void; fail(error: Error): void }[] = [];
   const commit = (items: Item[]) =>
-    new Promise<PromiseSettledResult<string>[]>((resolve, reject) => {
+    new Promise<Promise<string>[]>((resolve, reject) => {
       batches.push({
         items,
-        settle: (outcomes) => resolve(outcomes ?? items.map((i) => ({ status: 'fulfilled', value: `done ${i.value}` }))),
+        settle: (outcomes) =>
+          resolve(
+            (outcomes ?? items.map((i): PromiseSettledResult<string> => ({ status: 'fulfilled', value: `done ${i.value}` }))).map(
+              (o) => (o.status === 'fulfilled' ? Promise.resolve(o.value) : Promise.reject(o.reason)),
+            ),
+          ),
         fail: reject,
       });
     });
@@ -26,7 +31,7 @@ const turn = async () => {
   for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
 };
 
-function groupCommit(commit: (items: Item[]) => Promise<PromiseSettledResult<string>[]>, maxInFlight: number, maxBatch = 64) {
+function groupCommit(commit: (items: Item[]) => Promise<Promise<string>[]>, maxInFlight: number, maxBatch = 64) {
   return new GroupCommit(commit, { maxInFlight, maxBatch, keyOf: (i: Item) => i.key });
 }
 
@@ -35,7 +40,8 @@ describe('GroupCommit', () => {
     const { batches, commit } = recorder();
     const group = groupCommit(commit, 2);
     const result = group.submit(item('a'));
-    await Promise.resolve();
+    // Within the same turn of the event loop: a few microtask hops, no timer.
+    for (let hop = 0; hop < 3; hop++) await Promise.resolve();
     expect(batches.map((b) => values(b.items))).toEqual([['a']]);
     batches[0].settle();
     await expect(result).resolves.toBe('done a');
@@ -109,6 +115,23 @@ describe('GroupCommit', () => {
     ['a', 'b', 'c'].forEach((v) => void group.submit(item(v)));
     await turn();
     expect(values(batches[0].items)).toEqual(['a', 'b']);
+  });
+
+  it('frees the slot once the shared work is done, while an item that went on alone is still pending', async () => {
+    let finishSlow!: (value: string) => void;
+    const slow = new Promise<string>((resolve) => (finishSlow = resolve));
+    const batches: string[][] = [];
+    const group = groupCommit(async (items) => {
+      batches.push(values(items));
+      return items.map((i) => (i.value === 'slow' ? slow : Promise.resolve(`done ${i.value}`)));
+    }, 1);
+    const [slowResult, fast] = [group.submit(item('slow')), group.submit(item('fast'))];
+    await expect(fast).resolves.toBe('done fast');
+    await turn();
+    await expect(group.submit(item('next'))).resolves.toBe('done next');
+    expect(batches).toEqual([['slow', 'fast'], ['next']]);
+    finishSlow('done slow');
+    await expect(slowResult).resolves.toBe('done slow');
   });
 
   it('rejects an item its commit returned no outcome for, rather than leaving it waiting', async () => {
