@@ -11,7 +11,6 @@ import { LogPosition } from '../src/event-store/log-position';
 import { PersonalDataVault } from '../src/event-store/personal-data/personal-data-vault';
 import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-store';
 import { ReadingEventStore } from '../src/event-store/reading-event-store';
-import { Upcasters } from '../src/event-store/upcasters';
 import { dataSourceOptions } from '../src/platform/database/database.module';
 import { migrate } from '../src/platform/database/migrate';
 import { benchSearch, seedCatalogue } from './search';
@@ -103,7 +102,7 @@ async function benchAppends(pool: Pool) {
 /** Reads the whole log as a projection does (through the reading facade), in batches. */
 async function benchCatchUp(pool: Pool) {
   const adapter = new PostgresEventStore(pool);
-  const store: EventStore = new ReadingEventStore(adapter, new PersonalDataVault(pool), new Upcasters());
+  const store: EventStore = new ReadingEventStore(adapter, new PersonalDataVault(pool));
   // Top the log up so the figure is not dominated by start-up.
   const { rows } = await pool.query('SELECT count(*)::int AS n FROM events');
   for (let have = rows[0].n; have < 200_000; have += 1_000) {

@@ -13,6 +13,7 @@ import { UsersModule } from './modules/users/users.module';
 import { VendorsModule } from './modules/vendors/vendors.module';
 import { BlobStoreModule } from './platform/blob-store/blob-store';
 import { DatabaseModule } from './platform/database/database.module';
+import { EventContextInterceptor } from './platform/http/event-context.interceptor';
 import { QueueModule } from './platform/queue/queue.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { ReadYourWritesInterceptor } from './projections/read-your-writes';
@@ -46,7 +47,10 @@ export class AppModule {
         HealthModule,
         ...features,
       ],
-      providers: [{ provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor }],
+      providers: [
+        { provide: APP_INTERCEPTOR, useClass: EventContextInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor },
+      ],
     };
   }
 }

@@ -9,7 +9,6 @@ import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store'
 import { PersonalDataVault } from './personal-data/personal-data-vault';
 import { PostgresEventStore } from './postgres/postgres-event-store';
 import { ReadingEventStore } from './reading-event-store';
-import { Upcasters } from './upcasters';
 
 export function createEventStoreAdapter(config: AppConfig, pool: Pool, clock: Clock): EventStore {
   return config.eventStore === 'eventstoredb'
@@ -21,15 +20,14 @@ export function createEventStoreAdapter(config: AppConfig, pool: Pool, clock: Cl
 @Module({
   providers: [
     { provide: PersonalDataVault, inject: [PG_POOL], useFactory: (pool: Pool) => new PersonalDataVault(pool) },
-    Upcasters,
     {
       provide: EventStore,
-      inject: [APP_CONFIG, PG_POOL, PersonalDataVault, Upcasters, Clock],
-      useFactory: (config: AppConfig, pool: Pool, vault: PersonalDataVault, upcasters: Upcasters, clock: Clock) =>
-        new ReadingEventStore(createEventStoreAdapter(config, pool, clock), vault, upcasters),
+      inject: [APP_CONFIG, PG_POOL, PersonalDataVault, Clock],
+      useFactory: (config: AppConfig, pool: Pool, vault: PersonalDataVault, clock: Clock) =>
+        new ReadingEventStore(createEventStoreAdapter(config, pool, clock), vault),
     },
   ],
-  exports: [EventStore, PersonalDataVault, Upcasters],
+  exports: [EventStore, PersonalDataVault],
 })
 export class EventStoreModule implements OnApplicationShutdown {
   constructor(@Inject(EventStore) private readonly store: EventStore) {}

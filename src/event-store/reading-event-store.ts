@@ -12,26 +12,27 @@ import {
   Subscription,
 } from './event-store';
 import { PersonalDataVault } from './personal-data/personal-data-vault';
-import { Upcasters } from './upcasters';
+import { EventCatalogue } from './event-catalogue';
+import { currentContextMetadata } from './event-context';
 import { DomainError } from '../platform/errors/domain-error';
 import { recordWrite } from './write-tracker';
 
 /**
  * What the application sees of the log: an adapter whose reads come back with
  * personal data opened (or erased) and old shapes upcast, and whose appends are
- * reported to the request's read-your-writes tracking.
+ * declared in a module's event catalogue, stamped with their cause (correlation,
+ * causation, actor) and reported to the request's read-your-writes tracking.
  */
 export class ReadingEventStore extends EventStore {
   constructor(
     private readonly adapter: EventStore,
     private readonly vault: PersonalDataVault,
-    private readonly upcasters: Upcasters,
   ) {
     super();
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedState): Promise<AppendResult> {
-    refuseNulCharacters(events);
+    events = prepareForAppend(events);
     const result = await this.adapter.append(streamId, events, expected);
     recordWrite(
       result.position,
@@ -41,7 +42,7 @@ export class ReadingEventStore extends EventStore {
   }
 
   async appendAtomically(appends: StreamAppend[]): Promise<AppendResult[]> {
-    for (const append of appends) refuseNulCharacters(append.events);
+    appends = appends.map((append) => ({ ...append, events: prepareForAppend(append.events) }));
     const results = await this.adapter.appendAtomically(appends);
     results.forEach((result, i) =>
       recordWrite(
@@ -78,8 +79,18 @@ export class ReadingEventStore extends EventStore {
 
   private async prepare(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     const opened = await this.vault.openMany(events.map((e) => e.data));
-    return events.map((event, i) => this.upcasters.apply({ ...event, data: opened[i] }));
+    return events.map((event, i) => EventCatalogue.upcast({ ...event, data: opened[i] }));
   }
+}
+
+/** Refuses undeclared types and fills the envelope: schema version from the catalogue, cause from the context. */
+function prepareForAppend(events: NewEvent[]): NewEvent[] {
+  refuseNulCharacters(events);
+  const context = currentContextMetadata();
+  return events.map((event) => ({
+    ...event,
+    metadata: { ...context, schemaVersion: EventCatalogue.schemaVersionOf(event.type), ...event.metadata },
+  }));
 }
 
 /** PostgreSQL cannot store U+0000 in text or jsonb; user input carrying it is refused here, whatever path it came by. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { EventBusRelay } from './event-bus-relay';
+import { EventBusRelay } from './event-bus-relay.saga';
 
 /** Process managers that drive multi-step work from the log. */
 @Module({ providers: [EventBusRelay] })

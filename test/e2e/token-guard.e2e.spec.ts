@@ -47,7 +47,7 @@ describe('token guard', () => {
     const userId = randomUUID();
     const { token, tokenId } = await issue(userId, ['read']);
     await eventually(async () => (await get('/test/access/any', token)).status === 200);
-    expect(await json(await get('/test/access/any', token))).toEqual({ userId, tokenId, scopes: ['read'] });
+    expect(await json(await get('/test/access/any', token))).toEqual({ userId, tokenId, scopes: ['read'], policyId: null, expiresAt: null });
     expect((await get('/test/access/undecorated')).status).toBe(401);
     expect((await get('/test/access/undecorated', token)).status).toBe(200);
   });

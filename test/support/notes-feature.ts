@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Body, Controller, Get, Injectable, Module, OnModuleInit, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { CommandBus, CommandHandler, EventsHandler, ICommandHandler, IEventHandler } from '@nestjs/cqrs';
 import { DataSource, EntityManager } from 'typeorm';
+import { defineEventCatalogue } from '../../src/event-store/event-catalogue';
 import { EventStore, RecordedEvent } from '../../src/event-store/event-store';
 import { storedEvent, StoredEventMessage } from '../../src/event-store/stored-event';
 import { DomainError } from '../../src/platform/errors/domain-error';
 import { AsProjection, Projection } from '../../src/projections/runner/processor';
 import { AddNoteDto } from './notes/add-note.dto';
-import { Public } from '../../src/modules/auth/http/authentication';
+import { Public } from '../../src/platform/http/access';
 
 /**
  * A tiny feature used only by tests to exercise the platform end to end: a
@@ -15,6 +16,8 @@ import { Public } from '../../src/modules/auth/http/authentication';
  * model, and an EventBus handler that fails on demand.
  */
 export const PROJECTION_DELAY_MS = 300;
+
+defineEventCatalogue('test-notes', { NoteAdded: { schemaVersion: 1 } });
 
 const NoteAdded = storedEvent<{ noteId: string; text: string }>('NoteAdded');
 

@@ -1,5 +1,5 @@
 import { Controller, Get, Module } from '@nestjs/common';
-import { AnyToken, CurrentPrincipal, Principal, RequireScope } from '../../src/modules/auth/http/authentication';
+import { AnyToken, CurrentPrincipal, Principal, RequireScope } from '../../src/platform/http/access';
 
 /** Routes for exercising the token guard: one per access rule. */
 @Controller('test/access')

@@ -20,6 +20,7 @@ import { SearchCache } from './queries/search/search-cache';
 import { CatalogProjection } from './read-models/catalog.projection';
 import { SearchHistoryPruning } from './read-models/search-history-pruning';
 import { ReleaseScanSaga, ReleaseScanWorker } from './scanning/release-scan.jobs';
+import './events'; // declares the module's event types before anything appends them
 
 const commands = [UploadReleaseService, PublishReleaseService, UpdateListingService, ReviewsService];
 const queries = [ListingRecords, CatalogVendors, ListingSearch, SearchCache, LeaderboardQuery, AuditsQuery, ReviewRecords];

@@ -2,7 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { SkipThrottle } from '../../platform/http/rate-limit';
-import { Public } from '../auth/http/authentication';
+import { Public } from '../../platform/http/access';
 import { HealthService } from './health.service';
 
 class HealthResponse {

@@ -12,6 +12,7 @@ import { VendorsProjection } from './read-models/vendors.projection';
 import { DnsTxtLookup } from './verification/dns-txt-lookup';
 import { GithubOAuthClient } from './verification/github-oauth.client';
 import { VerificationRecheck } from './verification/verification-recheck';
+import './events'; // declares the module's event types before anything appends them
 
 const commands = [VendorProfileService, SigningKeysService, VerificationService];
 const queries = [VendorDirectory, VerifyArchiveSignatureHandler];

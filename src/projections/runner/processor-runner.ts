@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { EventStore, RecordedEvent, Subscription } from '../../event-store/event-store';
 import { LogPosition } from '../../event-store/log-position';
 import { Checkpoints } from './checkpoints';
+import { contextCausedBy, withEventContext } from '../../event-store/event-context';
 import { handlesType, Processor, processorName } from './processor';
 
 export interface RunnerOptions {
@@ -205,7 +206,8 @@ export class ProcessorRunner {
     const processManager = this.processor.process;
     for (const event of events) {
       if (!this.handles(event.type)) continue;
-      await this.withRetries(event, () => processManager.handle(event));
+      // What it appends is stamped as caused by this event, within the same correlation.
+      await this.withRetries(event, () => withEventContext(contextCausedBy(event), () => processManager.handle(event)));
     }
     await this.dataSource.transaction(async (tx) => {
       await this.guardCheckpoint(tx);

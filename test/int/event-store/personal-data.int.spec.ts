@@ -3,7 +3,6 @@ import { Pool } from 'pg';
 import { PersonalDataVault, SubjectErasedError } from '../../../src/event-store/personal-data/personal-data-vault';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres-event-store';
 import { ReadingEventStore } from '../../../src/event-store/reading-event-store';
-import { Upcasters } from '../../../src/event-store/upcasters';
 import { createTestDatabase, openPool, TestDatabase } from '../../support/database';
 
 describe('personal data in events (crypto-shredding)', () => {
@@ -18,7 +17,7 @@ describe('personal data in events (crypto-shredding)', () => {
     pool = openPool(db.url, 5);
     vault = new PersonalDataVault(pool);
     adapter = new PostgresEventStore(pool);
-    store = new ReadingEventStore(adapter, vault, new Upcasters());
+    store = new ReadingEventStore(adapter, vault);
   });
   afterAll(async () => {
     await adapter.close();

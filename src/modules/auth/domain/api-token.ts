@@ -9,8 +9,7 @@ import { crc32 } from 'node:zlib';
  * entropy, so a slow password hash would add cost and no safety.
  */
 export const TOKEN_PREFIX = 'svc_';
-export const SCOPES = ['read', 'purchase', 'download', 'sell'] as const;
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope } from '../../../platform/http/access/principal';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_BYTES = 20;

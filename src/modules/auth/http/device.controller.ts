@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swag
 import { Throttle } from '../../../platform/http/rate-limit';
 import { ApproveDeviceCodeDto, PollDeviceCodeDto } from '../commands/device-authorization/device-authorization.dto';
 import { DeviceAuthorizationService } from '../commands/device-authorization/device-authorization.service';
-import { AnyToken, CurrentPrincipal, Principal, Public } from './authentication';
+import { AnyToken, CurrentPrincipal, Principal, Public } from '../../../platform/http/access';
 
 class DeviceStart {
   @ApiProperty() deviceCode: string;

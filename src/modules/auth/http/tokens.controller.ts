@@ -7,7 +7,7 @@ import { CreateTokenDto } from '../commands/create-token/create-token.dto';
 import { IssuedToken, IssueTokenCommand } from '../commands/issue-token/issue-token.command';
 import { RevokeTokenCommand } from '../commands/revoke-token/revoke-token.command';
 import { ListTokensQuery, TokenListItem } from '../queries/list-tokens/list-tokens.query';
-import { AnyToken, CurrentPrincipal, Principal } from './authentication';
+import { AnyToken, CurrentPrincipal, Principal } from '../../../platform/http/access';
 
 class TokenList {
   @ApiProperty({ type: [TokenListItem] }) tokens: TokenListItem[];

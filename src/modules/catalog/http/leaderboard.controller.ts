@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Public } from '../../auth/http/authentication';
+import { Public } from '../../../platform/http/access';
 import { PACKAGE_TYPES } from '../archive/package-manifest';
 import { LEADERBOARD_WINDOWS, LeaderboardParamsDto, LeaderboardQuery } from '../queries/leaderboard';
 

@@ -1,6 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OptionalPrincipal, OptionalToken, Principal } from '../../auth/http/authentication';
+import { OptionalPrincipal, OptionalToken, Principal } from '../../../platform/http/access';
 import { ListingRecords } from '../queries/listing-records';
 import { Listing, PublishedReleases } from './catalog-responses';
 

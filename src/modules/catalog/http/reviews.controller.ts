@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestj
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ProjectionWaiter } from '../../../projections/read-your-writes';
-import { CurrentPrincipal, OptionalPrincipal, OptionalToken, Principal, RequireScope } from '../../auth/http/authentication';
+import { CurrentPrincipal, OptionalPrincipal, OptionalToken, Principal, RequireScope } from '../../../platform/http/access';
 import { PostReviewDto, ReplyDto, ReviewPageDto, VoteDto } from '../commands/review-listing/review.dto';
 import { ReviewsService } from '../commands/review-listing/reviews.service';
 import { CatalogVendors } from '../queries/catalog-vendors';

@@ -1,7 +1,7 @@
 import { Body, Controller, Param, Patch } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ProjectionWaiter } from '../../../projections/read-your-writes';
-import { CurrentPrincipal, Principal, RequireScope } from '../../auth/http/authentication';
+import { CurrentPrincipal, Principal, RequireScope } from '../../../platform/http/access';
 import { UpdateListingDto } from '../commands/update-listing/update-listing.dto';
 import { UpdateListingService } from '../commands/update-listing/update-listing.service';
 import { ListingChanges } from '../domain/listing-fields';

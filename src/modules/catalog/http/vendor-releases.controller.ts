@@ -7,7 +7,7 @@ import { InjectConfig } from '../../../config/config.module';
 import { BlobStore, StagedBlob } from '../../../platform/blob-store/blob-store';
 import { DomainError } from '../../../platform/errors/domain-error';
 import { ProjectionWaiter } from '../../../projections/read-your-writes';
-import { CurrentPrincipal, Principal, RequireScope } from '../../auth/http/authentication';
+import { CurrentPrincipal, Principal, RequireScope } from '../../../platform/http/access';
 import { PublishReleaseService } from '../commands/publish-release/publish-release.service';
 import { MAX_PRICE_CENTS } from '../commands/update-listing/update-listing.dto';
 import { UploadReleaseService } from '../commands/upload-release/upload-release.service';

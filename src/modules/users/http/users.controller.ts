@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Patch } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../../../platform/errors/domain-error';
-import { AnyToken, CurrentPrincipal, Principal } from '../../auth/http/authentication';
+import { AnyToken, CurrentPrincipal, Principal } from '../../../platform/http/access';
 import { ProjectionWaiter } from '../../../projections/read-your-writes';
 import { UsersService } from '../commands/users.service';
 import { UpdateProfileDto } from './update-profile.dto';

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { ProjectionWaiter } from '../../../projections/read-your-writes';
-import { CurrentPrincipal, Principal, RequireScope } from '../../auth/http/authentication';
+import { CurrentPrincipal, Principal, RequireScope } from '../../../platform/http/access';
 import { SigningKeysService } from '../commands/signing-keys.service';
 import { VendorDirectory } from '../queries/vendor-directory';
 import { RegisterSigningKeyDto } from './vendor-profile.dto';

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ProjectionWaiter } from '../../../projections/read-your-writes';
-import { CurrentPrincipal, Principal, RequireScope } from '../../auth/http/authentication';
+import { CurrentPrincipal, Principal, RequireScope } from '../../../platform/http/access';
 import { VendorProfileService } from '../commands/vendor-profile.service';
 import { VendorDirectory, VendorProfileView } from '../queries/vendor-directory';
 import { SaveVendorProfileDto } from './vendor-profile.dto';

@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '../../../platform/errors/domain-error';
 import { ProjectionWaiter } from '../../../projections/read-your-writes';
-import { CurrentPrincipal, Principal, Public, RequireScope } from '../../auth/http/authentication';
+import { CurrentPrincipal, Principal, Public, RequireScope } from '../../../platform/http/access';
 import { VerificationService } from '../commands/verification.service';
 import { VendorDirectory } from '../queries/vendor-directory';
 import { AuthorizationUrl, DomainCheck, DomainRecord, GithubVerified, VendorVerification } from './vendor-responses';

@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EventStore } from '../../../event-store/event-store';
-import { Clock } from '../../../platform/clock/clock';
+import { EventStore } from '../../../../event-store/event-store';
+import { Clock } from '../../../../platform/clock/clock';
+import { derivedId } from '../../../../platform/ids';
+import { AuthEvents } from '../../events';
 
 const MINUTE_MS = 60_000;
 
@@ -32,7 +33,13 @@ export class TokenUsage {
     this.store
       .append(
         `token-usage-${tokenId}`,
-        [{ eventId: derivedId(`${tokenId}:${minute}`), type: 'TokenUsed', data: { tokenId, usedAt: now.toISOString() } }],
+        [
+          {
+            eventId: derivedId(AuthEvents.TokenUsed, tokenId, String(minute)),
+            type: AuthEvents.TokenUsed,
+            data: { tokenId, usedAt: now.toISOString() },
+          },
+        ],
         'any',
       )
       .catch((error) => this.logger.warn(`could not record token use: ${error instanceof Error ? error.message : error}`));
@@ -46,11 +53,4 @@ export class TokenUsage {
       ])
       .catch((error) => this.logger.warn(`could not record a failed attempt: ${error instanceof Error ? error.message : error}`));
   }
-}
-
-/** A UUID-shaped id derived from a name, so retries and other instances produce the same one. */
-function derivedId(name: string): string {
-  const hex = createHash('sha256').update(name).digest('hex');
-  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Scope } from '../domain/api-token';
+
+export interface ApiTokenRecord {
+  id: string;
+  userId: string;
+  scopes: Scope[];
+  policyId: string | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** Reads `api_tokens`, the read model ApiTokensProjection builds. */
+@Injectable()
+export class ApiTokensReader {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async findByHash(tokenHash: string): Promise<ApiTokenRecord | null> {
+    const [row] = await this.dataSource.query(
+      `SELECT id, user_id, scopes, policy_id, expires_at, revoked_at FROM api_tokens WHERE token_hash = $1`,
+      [tokenHash],
+    );
+    if (!row) return null;
+    return {
+      id: row.id,
+      userId: row.user_id,
+      scopes: row.scopes,
+      policyId: row.policy_id,
+      expiresAt: row.expires_at ? new Date(row.expires_at) : null,
+      revokedAt: row.revoked_at ? new Date(row.revoked_at) : null,
+    };
+  }
+}

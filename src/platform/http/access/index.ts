@@ -1,0 +1,3 @@
+export * from './access.decorators';
+export * from './principal';
+export { TokenGuard } from './token.guard';
