@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -9,8 +10,11 @@ import { resolveInfrastructure } from './bootstrap';
 import { ConfigError, loadConfig } from './config/app-config';
 import { IssuedToken, IssueTokenCommand } from './modules/auth/commands/issue-token/issue-token.command';
 import { Scope, SCOPES } from './modules/auth/domain/api-token';
-import { RegisterUserCommand } from './modules/users/commands/register-user.command';
-import { UsersService } from './modules/users/commands/users.service';
+import { EnsureUserCommand } from './modules/users/commands/ensure-user/ensure-user.command';
+import { RegisterUserCommand } from './modules/users/commands/register-user/register-user.command';
+import { withEventContext } from './event-store/event-context';
+import { trackWrites } from './event-store/write-tracker';
+import { ProjectionWaiter } from './projections/read-your-writes';
 import { DomainError } from './platform/errors/domain-error';
 import { createRootLogger, PinoNestLogger } from './platform/http/logger';
 
@@ -47,20 +51,25 @@ async function main(argv: string[]): Promise<number> {
   const context = await NestFactory.createApplicationContext(AppModule.forRoot(resolved), { logger });
   try {
     const commands = context.get(CommandBus);
-    if (noun === 'user') {
-      console.log(await commands.execute(new RegisterUserCommand(values.email, values.name ?? null)));
-      return 0;
-    }
-    const scopes = (values.scopes ?? SCOPES.join(',')).split(',').map((s) => s.trim()) as Scope[];
-    const days = values['expires-in-days'] === undefined ? null : Number(values['expires-in-days']);
-    const existing = await context.get(UsersService).findByEmail(values.email);
-    const userId: string =
-      existing ?? (await commands.execute<RegisterUserCommand, string>(new RegisterUserCommand(values.email, null)));
-    const issued: IssuedToken = await commands.execute(
-      new IssueTokenCommand(userId, values.name ?? 'admin', scopes, 'admin', { expiresInDays: days }),
+    // Events an operator command appends share one correlation id, with no acting user.
+    const correlation = { correlationId: randomUUID() };
+    const { result, lastPosition, eventTypes } = await trackWrites(() =>
+      withEventContext(correlation, async (): Promise<string> => {
+        if (noun === 'user') return commands.execute(new RegisterUserCommand(values.email!, values.name ?? null));
+        const scopes = (values.scopes ?? SCOPES.join(',')).split(',').map((s) => s.trim()) as Scope[];
+        const days = values['expires-in-days'] === undefined ? null : Number(values['expires-in-days']);
+        const userId: string = await commands.execute(new EnsureUserCommand(values.email!));
+        const issued: IssuedToken = await commands.execute(
+          new IssueTokenCommand(userId, values.name ?? 'admin', scopes, 'admin', { expiresInDays: days }),
+        );
+        return issued.token;
+      }),
     );
-    // A running API applies the new token within milliseconds (its projections follow the log).
-    console.log(issued.token);
+    // A script uses the answer on its next line: wait, bounded, until a running server's projections have applied it.
+    if (lastPosition && !(await context.get(ProjectionWaiter).waitForRunningProjections(lastPosition, eventTypes))) {
+      console.error('warning: the running server has not applied this yet; it will shortly');
+    }
+    console.log(result);
     return 0;
   } finally {
     await context.close();

@@ -55,3 +55,19 @@ export function conflictBackoff(attempt: number): Promise<void> {
   const ms = Math.random() * 5 * 2 ** attempt;
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/**
+ * Runs a whole decision again when an append inside it lost a race
+ * (WrongExpectedVersionError), for decisions that span several streams:
+ * `work` must read, decide and append afresh each time.
+ */
+export async function retryOnConflict<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError) || attempt >= CONFLICT_RETRIES) throw error;
+      await conflictBackoff(attempt);
+    }
+  }
+}

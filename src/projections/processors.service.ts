@@ -44,6 +44,14 @@ export class ProcessorsService implements OnApplicationBootstrap, OnApplicationS
       .map((p) => (p as { projection: Projection }).projection.name);
   }
 
+  /** The process managers that name at least one of these event types (not those reading everything, like the relay). */
+  sagasReading(eventTypes: Iterable<string>): string[] {
+    const types = [...eventTypes];
+    return this.processors
+      .filter((p) => p.kind === 'process' && p.process.eventTypes !== 'all' && types.some(handlesType(p)))
+      .map((p) => (p as { process: ProcessManager }).process.name);
+  }
+
   get projectionNames(): string[] {
     return this.processors.filter((p) => p.kind === 'projection').map((p) => (p as { projection: Projection }).projection.name);
   }

@@ -7,6 +7,7 @@ import { LogPosition } from '../event-store/log-position';
 import { WakeSignal } from '../event-store/wake-signal';
 import { trackWrites, writesSoFar } from '../event-store/write-tracker';
 import { ProcessorsService } from './processors.service';
+import { isProcessorActive } from './runner/processor-runner';
 
 /** Waits, bounded, until every projection has passed a log position. */
 @Injectable()
@@ -32,6 +33,27 @@ export class ProjectionWaiter {
     timeoutMs = this.config.readYourWritesTimeoutMs,
   ): Promise<boolean> {
     const names = eventTypes ? this.processors.projectionsReading(eventTypes) : this.processors.projectionNames;
+    return this.waitForProcessors(names, position, timeoutMs);
+  }
+
+  /**
+   * For work done outside the server (operator commands): waits for the
+   * projections reading these types that a running server is applying. With
+   * no server running there is nobody to wait for, and it returns at once.
+   */
+  async waitForRunningProjections(position: LogPosition, eventTypes: Iterable<string>): Promise<boolean> {
+    const names = this.processors.projectionsReading(eventTypes);
+    const active: string[] = [];
+    for (const name of names) if (await isProcessorActive(this.dataSource, name)) active.push(name);
+    return this.waitForProcessors(active, position);
+  }
+
+  /** Resolves true once the named processors have passed `position`; false if the time ran out. */
+  async waitForProcessors(
+    names: string[],
+    position: LogPosition,
+    timeoutMs = this.config.readYourWritesTimeoutMs,
+  ): Promise<boolean> {
     if (names.length === 0) return true;
     const deadline = Date.now() + timeoutMs;
     let pollMs = 5;
@@ -48,10 +70,16 @@ export class ProjectionWaiter {
     }
   }
 
-  /** Waits for the projections to apply what this request has appended so far. */
-  async catchUpWithThisRequest(): Promise<void> {
+  /**
+   * Waits for the projections to apply what this request has appended so far;
+   * with `includeSagas`, also for the process managers it set off to finish their work.
+   */
+  async catchUpWithThisRequest(options: { includeSagas?: boolean } = {}): Promise<void> {
     const { lastPosition, eventTypes } = writesSoFar();
-    if (lastPosition) await this.waitFor(lastPosition, eventTypes);
+    if (!lastPosition) return;
+    const names = this.processors.projectionsReading(eventTypes);
+    if (options.includeSagas) names.push(...this.processors.sagasReading(eventTypes));
+    await this.waitForProcessors(names, lastPosition);
   }
 
   private async allPassed(names: string[], position: LogPosition): Promise<boolean> {

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { EventBusRelay } from './event-bus-relay.saga';
+import { UserDeletionSaga } from './user-deletion/user-deletion.saga';
 
-/** Process managers that drive multi-step work from the log. */
-@Module({ providers: [EventBusRelay] })
+const sagas = [EventBusRelay, UserDeletionSaga];
+
+/** Process managers that drive multi-step work from the log: each reacts to events with idempotent commands and jobs. */
+@Module({ providers: sagas })
 export class SagasModule {}

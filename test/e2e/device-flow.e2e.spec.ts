@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import { IssuedToken, IssueTokenCommand } from '../../src/modules/auth/commands/issue-token/issue-token.command';
 import { isWellFormedApiToken, SCOPES } from '../../src/modules/auth/domain/api-token';
-import { UsersService } from '../../src/modules/users/commands/users.service';
 import { ManualClock } from '../../src/platform/clock/clock';
+import { registerUser } from '../support/accounts';
 import { startTestApp, TestApp } from '../support/app';
 import { openPool } from '../support/database';
 import { json } from '../support/http';
@@ -16,7 +16,7 @@ describe('device authorization flow', () => {
 
   beforeAll(async () => {
     app = await startTestApp({ clock, env: { WEB_URL: 'https://web.example.com' } });
-    approverId = await app.server.app.get(UsersService).register(`approver-${randomUUID()}@example.com`, 'Approver');
+    approverId = await registerUser(app, `approver-${randomUUID()}@example.com`, 'Approver');
     approver = await app.server.app.get(CommandBus).execute(new IssueTokenCommand(approverId, 'browser', [...SCOPES], 'admin'));
     const deadline = Date.now() + 10_000;
     while ((await post('/v1/auth/tokens', undefined, approver.token)).status === 401 && Date.now() < deadline)

@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { IssuedToken, IssueTokenCommand } from '../../src/modules/auth/commands/issue-token/issue-token.command';
 import { RevokeTokenCommand } from '../../src/modules/auth/commands/revoke-token/revoke-token.command';
 import { generateApiToken, Scope, SCOPES } from '../../src/modules/auth/domain/api-token';
+import { registerUser } from '../support/accounts';
 import { startTestApp, TestApp } from '../support/app';
 import { openPool } from '../support/database';
 import { json } from '../support/http';
@@ -32,7 +33,7 @@ describe('token guard', () => {
   };
 
   it('answers 401 with a message for a missing, malformed, mistyped or unknown token', async () => {
-    const { token } = await issue(randomUUID(), [...SCOPES]);
+    const { token } = await issue(await registerUser(app), [...SCOPES]);
     const mistyped = token.slice(0, -1) + (token.endsWith('a') ? 'b' : 'a');
     for (const credential of [undefined, 'not-a-token', mistyped, generateApiToken()]) {
       const response = await get('/test/access/any', credential);
@@ -44,7 +45,7 @@ describe('token guard', () => {
   });
 
   it('lets a valid token through, and fails closed on a route with no access decorator', async () => {
-    const userId = randomUUID();
+    const userId = await registerUser(app);
     const { token, tokenId } = await issue(userId, ['read']);
     await eventually(async () => (await get('/test/access/any', token)).status === 200);
     expect(await json(await get('/test/access/any', token))).toEqual({ userId, tokenId, scopes: ['read'], policyId: null, expiresAt: null });
@@ -54,7 +55,7 @@ describe('token guard', () => {
 
   it('allows each scope where it is required and answers 403 elsewhere', async () => {
     for (const scope of SCOPES) {
-      const { token } = await issue(randomUUID(), [scope]);
+      const { token } = await issue(await registerUser(app), [scope]);
       await eventually(async () => (await get('/test/access/any', token)).status === 200);
       for (const route of SCOPES) {
         const response = await get(`/test/access/${route}`, token);
@@ -65,7 +66,7 @@ describe('token guard', () => {
   });
 
   it('refuses a revoked token at once, and an expired one', async () => {
-    const userId = randomUUID();
+    const userId = await registerUser(app);
     const { token, tokenId } = await issue(userId, [...SCOPES], 30);
     await eventually(async () => (await get('/test/access/any', token)).status === 200);
 

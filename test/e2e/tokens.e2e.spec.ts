@@ -2,17 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import { IssuedToken, IssueTokenCommand } from '../../src/modules/auth/commands/issue-token/issue-token.command';
 import { isWellFormedApiToken, SCOPES } from '../../src/modules/auth/domain/api-token';
+import { registerUser } from '../support/accounts';
 import { startTestApp, TestApp } from '../support/app';
 import { json } from '../support/http';
 
 describe('API token endpoints', () => {
   let app: TestApp;
   let owner: IssuedToken;
-  const userId = randomUUID();
+  let userId: string;
 
   beforeAll(async () => {
     app = await startTestApp();
     const commands = app.server.app.get(CommandBus);
+    userId = await registerUser(app);
     owner = await commands.execute(new IssueTokenCommand(userId, 'first', [...SCOPES], 'admin'));
     // Outside a request nothing waits for the projection; wait here once.
     const deadline = Date.now() + 10_000;
@@ -78,7 +80,7 @@ describe('API token endpoints', () => {
     const victim = await json(await call('POST', '/v1/auth/tokens', owner.token, { name: 'victim', scopes: ['read'] }));
     const stranger = await app.server.app
       .get(CommandBus)
-      .execute(new IssueTokenCommand(randomUUID(), 'stranger', ['read'], 'admin'));
+      .execute(new IssueTokenCommand(await registerUser(app), 'stranger', ['read'], 'admin'));
     expect((await call('DELETE', `/v1/auth/tokens/${stranger.tokenId}`, owner.token)).status).toBe(404);
     expect((await call('DELETE', '/v1/auth/tokens/not-a-uuid', owner.token)).status).toBe(404);
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import { IssueTokenCommand } from '../../src/modules/auth/commands/issue-token/issue-token.command';
 import { Scope, SCOPES } from '../../src/modules/auth/domain/api-token';
+import { RegisterUserCommand } from '../../src/modules/users/commands/register-user/register-user.command';
 import { TestApp } from './app';
 
 export interface Caller {
@@ -11,9 +12,18 @@ export interface Caller {
   call(method: string, path: string, body?: unknown): Promise<Response>;
 }
 
+/** A fresh account (tokens are granted only to accounts that exist); answers its id. */
+export function registerUser(
+  app: TestApp,
+  email = `user-${randomUUID()}@example.com`,
+  name: string | null = null,
+): Promise<string> {
+  return app.server.app.get(CommandBus).execute(new RegisterUserCommand(email, name));
+}
+
 /** A user with a fresh token, usable at once (outside a request nothing else waits for the token projection). */
 export async function newCaller(app: TestApp, scopes: Scope[] = [...SCOPES]): Promise<Caller> {
-  const userId = randomUUID();
+  const userId = await registerUser(app);
   const { token } = await app.server.app.get(CommandBus).execute(new IssueTokenCommand(userId, 'test', scopes, 'admin'));
   const caller = callerFor(app, userId, token);
   const deadline = Date.now() + 10_000;

@@ -9,7 +9,7 @@ import { LogPosition } from '../../event-store/log-position';
 import { ProcessorsService } from '../processors.service';
 import { Checkpoints } from '../runner/checkpoints';
 import { processorName } from '../runner/processor';
-import { lockKey, ProcessorRunner } from '../runner/processor-runner';
+import { isProcessorActive, ProcessorRunner } from '../runner/processor-runner';
 
 export interface ProcessorStatus {
   name: string;
@@ -96,7 +96,7 @@ export async function processorStatuses(context: INestApplicationContext): Promi
       kind: processor.kind,
       checkpoint: checkpoint.position.toString(),
       lag,
-      active: await isHeldElsewhere(dataSource, name),
+      active: await isProcessorActive(dataSource, name),
       rebuildRequested: checkpoint.rebuildRequested,
       deadLetters: dead,
     });
@@ -114,7 +114,7 @@ async function rebuild(context: INestApplicationContext, name: string): Promise<
 
   // When no running instance holds the projection, run it here until it has caught up.
   let local: ProcessorRunner | undefined;
-  if (!(await isHeldElsewhere(dataSource, name))) {
+  if (!(await isProcessorActive(dataSource, name))) {
     const processor = processors.processors.find((p) => processorName(p) === name)!;
     local = new ProcessorRunner(processor, dataSource, store, new Logger('Rebuild'));
     await local.start();
@@ -129,16 +129,4 @@ async function rebuild(context: INestApplicationContext, name: string): Promise<
     await local?.stop();
   }
   return (Date.now() - started) / 1000;
-}
-
-async function isHeldElsewhere(dataSource: DataSource, name: string): Promise<boolean> {
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
-  try {
-    const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [lockKey(name)]);
-    if (locked) await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey(name)]);
-    return !locked;
-  } finally {
-    await runner.release();
-  }
 }

@@ -282,6 +282,19 @@ export function lockKey(name: string): string {
   return `svc-processor:${name}`;
 }
 
+/** Whether a runner in any process (this one included) holds the processor's lock. */
+export async function isProcessorActive(dataSource: DataSource, name: string): Promise<boolean> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [lockKey(name)]);
+    if (locked) await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey(name)]);
+    return !locked;
+  } finally {
+    await runner.release();
+  }
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { CommandBus, ICommand } from '@nestjs/cqrs';
 import type { JobsOptions } from 'bullmq';
 import { RecordedEvent } from '../../event-store/event-store';
@@ -33,7 +32,6 @@ export const nothing = (): Reaction => ({ commands: [], jobs: [] });
 export abstract class Saga implements ProcessManager {
   abstract readonly name: string;
   abstract readonly eventTypes: EventTypes;
-  protected readonly logger = new Logger(this.constructor.name);
 
   constructor(
     private readonly commands: CommandBus,

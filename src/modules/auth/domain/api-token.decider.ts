@@ -1,5 +1,6 @@
 import { DomainError } from '../../../platform/errors/domain-error';
 import { Scope, SCOPES } from './api-token';
+import { AuthEvents } from '../events';
 
 /**
  * One API token's life, as a pure decider (stream `token-<id>`). The stream
@@ -7,7 +8,7 @@ import { Scope, SCOPES } from './api-token';
  */
 export type ApiTokenEvent =
   | {
-      type: 'TokenIssued';
+      type: typeof AuthEvents.TokenIssued;
       data: {
         tokenId: string;
         userId: string;
@@ -20,7 +21,7 @@ export type ApiTokenEvent =
         via: 'device' | 'api' | 'admin';
       };
     }
-  | { type: 'TokenRevoked'; data: { tokenId: string; userId: string; revokedAt: string; reason: 'revoked' | 'user_deleted' } };
+  | { type: typeof AuthEvents.TokenRevoked; data: { tokenId: string; userId: string; revokedAt: string; reason: 'revoked' | 'user_deleted' } };
 
 export type ApiTokenState =
   | { status: 'none' }
@@ -64,7 +65,7 @@ export function decideApiToken(command: ApiTokenCommand, state: ApiTokenState): 
       }
       return [
         {
-          type: 'TokenIssued',
+          type: AuthEvents.TokenIssued,
           data: {
             tokenId: command.tokenId,
             userId: command.userId,
@@ -85,7 +86,7 @@ export function decideApiToken(command: ApiTokenCommand, state: ApiTokenState): 
       if (state.status === 'revoked') return [];
       return [
         {
-          type: 'TokenRevoked',
+          type: AuthEvents.TokenRevoked,
           data: {
             tokenId: state.tokenId,
             userId: state.userId,
@@ -100,7 +101,7 @@ export function decideApiToken(command: ApiTokenCommand, state: ApiTokenState): 
 
 export function evolveApiToken(state: ApiTokenState, event: ApiTokenEvent): ApiTokenState {
   switch (event.type) {
-    case 'TokenIssued':
+    case AuthEvents.TokenIssued:
       return {
         status: 'active',
         tokenId: event.data.tokenId,
@@ -108,7 +109,7 @@ export function evolveApiToken(state: ApiTokenState, event: ApiTokenEvent): ApiT
         scopes: event.data.scopes,
         expiresAt: event.data.expiresAt ? Date.parse(event.data.expiresAt) : null,
       };
-    case 'TokenRevoked':
+    case AuthEvents.TokenRevoked:
       return { status: 'revoked', tokenId: event.data.tokenId, userId: event.data.userId };
   }
 }

@@ -1,5 +1,6 @@
 import { DomainError } from '../../../platform/errors/domain-error';
 import { Scope } from './api-token';
+import { AuthEvents } from '../events';
 
 /**
  * The device authorization grant (RFC 8628) for one device code, as a pure
@@ -12,11 +13,11 @@ export const DEVICE_POLL_INTERVAL_SECONDS = 5;
 
 export type DeviceCodeEvent =
   | {
-      type: 'DeviceCodeIssued';
+      type: typeof AuthEvents.DeviceCodeIssued;
       data: { userCode: string; scopes: Scope[]; issuedAt: string; expiresAt: string; interval: number };
     }
-  | { type: 'DeviceCodeApproved'; data: { userId: string; approvedAt: string } }
-  | { type: 'DeviceCodeRedeemed'; data: { tokenId: string; userId: string; redeemedAt: string } };
+  | { type: typeof AuthEvents.DeviceCodeApproved; data: { userId: string; approvedAt: string } }
+  | { type: typeof AuthEvents.DeviceCodeRedeemed; data: { tokenId: string; userId: string; redeemedAt: string } };
 
 export type DeviceCodeState =
   | { status: 'none' }
@@ -38,7 +39,7 @@ export function decideDeviceCode(command: DeviceCodeCommand, state: DeviceCodeSt
       const expiresAt = new Date(command.now.getTime() + DEVICE_CODE_LIFETIME_SECONDS * 1000);
       return [
         {
-          type: 'DeviceCodeIssued',
+          type: AuthEvents.DeviceCodeIssued,
           data: {
             userCode: command.userCode,
             scopes: command.scopes,
@@ -54,7 +55,7 @@ export function decideDeviceCode(command: DeviceCodeCommand, state: DeviceCodeSt
       if (state.status !== 'pending') throw new DomainError('conflict', 'This code has already been approved');
       if (command.now.getTime() >= state.expiresAt)
         throw new DomainError('unprocessable', 'This code has expired; start sign-in again');
-      return [{ type: 'DeviceCodeApproved', data: { userId: command.userId, approvedAt: command.now.toISOString() } }];
+      return [{ type: AuthEvents.DeviceCodeApproved, data: { userId: command.userId, approvedAt: command.now.toISOString() } }];
     }
     case 'PollDeviceCode': {
       if (state.status === 'none') throw new DomainError('not_found', 'Unknown device code');
@@ -63,7 +64,7 @@ export function decideDeviceCode(command: DeviceCodeCommand, state: DeviceCodeSt
       if (command.now.getTime() >= state.expiresAt) return [];
       return [
         {
-          type: 'DeviceCodeRedeemed',
+          type: AuthEvents.DeviceCodeRedeemed,
           data: { tokenId: command.newTokenId, userId: state.userId, redeemedAt: command.now.toISOString() },
         },
       ];
@@ -73,7 +74,7 @@ export function decideDeviceCode(command: DeviceCodeCommand, state: DeviceCodeSt
 
 export function evolveDeviceCode(state: DeviceCodeState, event: DeviceCodeEvent): DeviceCodeState {
   switch (event.type) {
-    case 'DeviceCodeIssued':
+    case AuthEvents.DeviceCodeIssued:
       return {
         status: 'pending',
         userCode: event.data.userCode,
@@ -81,9 +82,9 @@ export function evolveDeviceCode(state: DeviceCodeState, event: DeviceCodeEvent)
         expiresAt: Date.parse(event.data.expiresAt),
         interval: event.data.interval,
       };
-    case 'DeviceCodeApproved':
+    case AuthEvents.DeviceCodeApproved:
       return state.status === 'pending' ? { ...state, status: 'approved', userId: event.data.userId } : state;
-    case 'DeviceCodeRedeemed':
+    case AuthEvents.DeviceCodeRedeemed:
       return { status: 'redeemed', userId: event.data.userId, tokenId: event.data.tokenId };
   }
 }

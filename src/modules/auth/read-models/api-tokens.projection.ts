@@ -2,17 +2,31 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { RecordedEvent } from '../../../event-store/event-store';
 import { AsProjection, Projection } from '../../../projections/runner/processor';
+import { UserEvents } from '../../users/events';
 import { ApiTokenEvent } from '../domain/api-token.decider';
+import { AuthEvents } from '../events';
 
-/** Builds `api_tokens` from TokenIssued, TokenRevoked and TokenUsed (`lastUsedAt`). */
+/**
+ * Builds `api_tokens` from TokenIssued, TokenRevoked and TokenUsed (`lastUsedAt`).
+ * UserDeleted revokes every token of the account in the same step, so the
+ * guard refuses them as soon as the deletion is answered, before the
+ * deletion saga has recorded each TokenRevoked.
+ */
 @Injectable()
 @AsProjection()
 export class ApiTokensProjection implements Projection {
   readonly name = 'api-tokens';
-  readonly eventTypes = ['TokenIssued', 'TokenRevoked', 'TokenUsed'];
+  readonly eventTypes = [AuthEvents.TokenIssued, AuthEvents.TokenRevoked, AuthEvents.TokenUsed, UserEvents.UserDeleted];
 
   async apply(event: RecordedEvent, tx: EntityManager): Promise<void> {
-    if (event.type === 'TokenUsed') {
+    if (event.type === UserEvents.UserDeleted) {
+      await tx.query('UPDATE api_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [
+        event.data.userId,
+        event.data.deletedAt,
+      ]);
+      return;
+    }
+    if (event.type === AuthEvents.TokenUsed) {
       await tx.query('UPDATE api_tokens SET last_used_at = greatest(last_used_at, $2) WHERE id = $1', [
         event.data.tokenId,
         event.data.usedAt,
@@ -20,13 +34,13 @@ export class ApiTokensProjection implements Projection {
       return;
     }
     const { type, data } = event as unknown as ApiTokenEvent;
-    if (type === 'TokenIssued') {
+    if (type === AuthEvents.TokenIssued) {
       await tx.query(
         `INSERT INTO api_tokens (id, user_id, name, scopes, token_hash, policy_id, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         [data.tokenId, data.userId, data.name, data.scopes, data.tokenHash, data.policyId, data.issuedAt, data.expiresAt],
       );
-    } else if (type === 'TokenRevoked') {
+    } else if (type === AuthEvents.TokenRevoked) {
       await tx.query('UPDATE api_tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [
         data.tokenId,
         data.revokedAt,

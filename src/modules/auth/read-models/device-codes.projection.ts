@@ -3,18 +3,19 @@ import { EntityManager } from 'typeorm';
 import { RecordedEvent } from '../../../event-store/event-store';
 import { AsProjection, Projection } from '../../../projections/runner/processor';
 import { DeviceCodeEvent } from '../domain/device-code.decider';
+import { AuthEvents } from '../events';
 
 /** `device_codes`: which device code a user code belongs to, while it waits. */
 @Injectable()
 @AsProjection()
 export class DeviceCodesProjection implements Projection {
   readonly name = 'device-codes';
-  readonly eventTypes = ['DeviceCodeIssued', 'DeviceCodeApproved', 'DeviceCodeRedeemed'];
+  readonly eventTypes = [AuthEvents.DeviceCodeIssued, AuthEvents.DeviceCodeApproved, AuthEvents.DeviceCodeRedeemed];
 
   async apply(event: RecordedEvent, tx: EntityManager): Promise<void> {
     const { type, data } = event as unknown as DeviceCodeEvent;
     const hash = event.streamId.slice('device-'.length);
-    if (type === 'DeviceCodeIssued') {
+    if (type === AuthEvents.DeviceCodeIssued) {
       // A user code still pending elsewhere has expired by now; retire it.
       await tx.query(`UPDATE device_codes SET status = 'expired' WHERE user_code = $1 AND status = 'pending'`, [data.userCode]);
       await tx.query(
@@ -24,7 +25,7 @@ export class DeviceCodesProjection implements Projection {
     } else {
       await tx.query('UPDATE device_codes SET status = $2 WHERE device_code_hash = $1', [
         hash,
-        type === 'DeviceCodeApproved' ? 'approved' : 'redeemed',
+        type === AuthEvents.DeviceCodeApproved ? 'approved' : 'redeemed',
       ]);
     }
   }

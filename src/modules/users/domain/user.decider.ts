@@ -1,12 +1,16 @@
 import { DomainError } from '../../../platform/errors/domain-error';
+import { UserEvents } from '../events';
 
 /**
  * A user account as a pure decider (stream `user-<id>`). Personal fields
- * arrive sealed (see PersonalDataVault) and are stored as given.
+ * arrive sealed (see PersonalDataVault) and are stored as given. Tokens are
+ * granted on this stream, so a grant and the deletion are decided in one
+ * order: no token is granted after the account is deleted, and the deletion
+ * names every token to revoke.
  */
 export type UserEvent =
   | {
-      type: 'UserRegistered';
+      type: typeof UserEvents.UserRegistered;
       data: {
         userId: string;
         email: string;
@@ -16,17 +20,27 @@ export type UserEvent =
         registeredAt: string;
       };
     }
-  | { type: 'UserProfileChanged'; data: { userId: string; name?: string; avatarUrl?: string | null; changedAt: string } }
-  | { type: 'UserDeleted'; data: { userId: string; deletedAt: string } };
+  | {
+      type: typeof UserEvents.UserProfileChanged;
+      data: { userId: string; name?: string | null; avatarUrl?: string | null; changedAt: string };
+    }
+  | { type: typeof UserEvents.UserTokenGranted; data: { userId: string; tokenId: string; grantedAt: string } }
+  | { type: typeof UserEvents.UserDeleted; data: { userId: string; deletedAt: string; tokenIds: string[] } };
 
-export type UserState = { status: 'none' } | { status: 'active'; userId: string } | { status: 'deleted'; userId: string };
+export type UserState =
+  | { status: 'none' }
+  | { status: 'active'; userId: string; tokenIds: string[] }
+  | { status: 'deleted'; userId: string };
 
 export type UserCommand =
   | { type: 'RegisterUser'; userId: string; email: string; name: string | null; emailVerified: boolean; now: Date }
-  | { type: 'ChangeProfile'; name?: string; avatarUrl?: string | null; now: Date }
+  | { type: 'ChangeProfile'; name?: string | null; avatarUrl?: string | null; now: Date }
+  | { type: 'GrantToken'; tokenId: string; now: Date }
   | { type: 'DeleteUser'; now: Date };
 
 export const initialUserState: UserState = { status: 'none' };
+
+export const userStreamId = (userId: string) => `user-${userId}`;
 
 export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
   switch (command.type) {
@@ -34,7 +48,7 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (state.status !== 'none') throw new DomainError('conflict', 'This user already exists');
       return [
         {
-          type: 'UserRegistered',
+          type: UserEvents.UserRegistered,
           data: {
             userId: command.userId,
             email: command.email,
@@ -54,21 +68,40 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (command.name !== undefined) change.name = command.name;
       if (command.avatarUrl !== undefined) change.avatarUrl = command.avatarUrl;
       if (change.name === undefined && change.avatarUrl === undefined) return [];
-      return [{ type: 'UserProfileChanged', data: change }];
+      return [{ type: UserEvents.UserProfileChanged, data: change }];
     }
+    case 'GrantToken':
+      if (state.status === 'deleted') throw new DomainError('unauthenticated', 'This account has been deleted');
+      if (state.status !== 'active') throw new DomainError('not_found', 'User not found');
+      if (state.tokenIds.includes(command.tokenId)) return [];
+      return [
+        {
+          type: UserEvents.UserTokenGranted,
+          data: { userId: state.userId, tokenId: command.tokenId, grantedAt: command.now.toISOString() },
+        },
+      ];
     case 'DeleteUser':
       if (state.status !== 'active') throw new DomainError('not_found', 'User not found');
-      return [{ type: 'UserDeleted', data: { userId: state.userId, deletedAt: command.now.toISOString() } }];
+      return [
+        {
+          type: UserEvents.UserDeleted,
+          data: { userId: state.userId, deletedAt: command.now.toISOString(), tokenIds: state.tokenIds },
+        },
+      ];
   }
 }
 
 export function evolveUser(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
-    case 'UserRegistered':
-      return { status: 'active', userId: event.data.userId };
-    case 'UserProfileChanged':
+    case UserEvents.UserRegistered:
+      return { status: 'active', userId: event.data.userId, tokenIds: [] };
+    case UserEvents.UserProfileChanged:
       return state;
-    case 'UserDeleted':
+    case UserEvents.UserTokenGranted:
+      return state.status === 'active' ? { ...state, tokenIds: [...state.tokenIds, event.data.tokenId] } : state;
+    case UserEvents.UserDeleted:
       return { status: 'deleted', userId: event.data.userId };
   }
 }
+
+export const userDecider = { decide: decideUser, evolve: evolveUser, initialState: initialUserState };

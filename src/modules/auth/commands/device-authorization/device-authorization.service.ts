@@ -4,10 +4,11 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../../config/app-config';
 import { InjectConfig } from '../../../../config/config.module';
 import { EventStore } from '../../../../event-store/event-store';
+import { retryOnConflict } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
 import { DomainError } from '../../../../platform/errors/domain-error';
-import { generateApiToken, hashApiToken, SCOPES } from '../../domain/api-token';
-import { decideApiToken, initialApiTokenState } from '../../domain/api-token.decider';
+import { SCOPES } from '../../domain/api-token';
+import { decideTokenGrant } from '../issue-token/token-grant';
 import {
   decideDeviceCode,
   DEVICE_CODE_LIFETIME_SECONDS,
@@ -80,35 +81,31 @@ export class DeviceAuthorizationService {
     const streamId = deviceStreamId(deviceCode);
     const now = this.clock.now();
     this.enforceInterval(streamId, now);
-    const { state, revision } = await loadDeviceCode(this.store, streamId);
     const tokenId = randomUUID();
-    const events = decideDeviceCode({ type: 'PollDeviceCode', newTokenId: tokenId, now }, state);
-    const redeemed = events.find((e) => e.type === 'DeviceCodeRedeemed');
-    if (!redeemed) {
-      const status = pollStatus(state, now);
-      return { status: status === 'approved' ? 'expired' : status };
-    }
     // Minted now, handed out once: the device stream's expected revision lets one poll win.
-    const token = generateApiToken();
-    const tokenEvents = decideApiToken(
-      {
-        type: 'IssueToken',
-        tokenId,
-        userId: redeemed.data.userId,
-        name: 'device sign-in',
-        scopes: state.status === 'approved' ? state.scopes : [...SCOPES],
-        tokenHash: hashApiToken(token),
-        expiresInDays: DEVICE_TOKEN_LIFETIME_DAYS,
-        via: 'device',
+    return retryOnConflict(async (): Promise<DevicePoll> => {
+      const { state, revision } = await loadDeviceCode(this.store, streamId);
+      const events = decideDeviceCode({ type: 'PollDeviceCode', newTokenId: tokenId, now }, state);
+      const redeemed = events.find((e) => e.type === 'DeviceCodeRedeemed');
+      if (!redeemed) {
+        const status = pollStatus(state, now);
+        return { status: status === 'approved' ? 'expired' : status };
+      }
+      const grant = await decideTokenGrant(
+        this.store,
+        {
+          tokenId,
+          userId: redeemed.data.userId,
+          name: 'device sign-in',
+          scopes: state.status === 'approved' ? state.scopes : [...SCOPES],
+          expiresInDays: DEVICE_TOKEN_LIFETIME_DAYS,
+          via: 'device',
+        },
         now,
-      },
-      initialApiTokenState,
-    );
-    await this.store.appendAtomically([
-      { streamId, events, expected: revision },
-      { streamId: `token-${tokenId}`, events: tokenEvents, expected: 'no_stream' },
-    ]);
-    return { status: 'approved', token, tokenType: 'Bearer', expiresIn: DEVICE_TOKEN_LIFETIME_DAYS * 24 * 60 * 60 };
+      );
+      await this.store.appendAtomically([{ streamId, events, expected: revision }, ...grant.appends]);
+      return { status: 'approved', token: grant.token, tokenType: 'Bearer', expiresIn: DEVICE_TOKEN_LIFETIME_DAYS * 24 * 60 * 60 };
+    });
   }
 
   /**

@@ -30,6 +30,11 @@ export class RevokeTokenHandler implements ICommandHandler<RevokeTokenCommand, v
       { type: 'RevokeToken', byUserId: command.byUserId, reason: command.reason, now: this.clock.now() },
       state,
     );
-    if (events.length > 0) await this.store.append(streamId, events, revision);
+    if (events.length === 0) return;
+    await this.store.append(
+      streamId,
+      events.map((event) => ({ ...event, eventId: command.eventId })),
+      revision,
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { IsOptional, IsString, IsUrl, Length } from 'class-validator';
 
-export class UpdateProfileDto {
+export class ChangeProfileDto {
   @IsOptional()
   @IsString()
   @Length(1, 100)
