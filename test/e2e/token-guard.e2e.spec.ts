@@ -48,7 +48,13 @@ describe('token guard', () => {
     const userId = await registerUser(app);
     const { token, tokenId } = await issue(userId, ['read']);
     await eventually(async () => (await get('/test/access/any', token)).status === 200);
-    expect(await json(await get('/test/access/any', token))).toEqual({ userId, tokenId, scopes: ['read'], policyId: null, expiresAt: null });
+    expect(await json(await get('/test/access/any', token))).toEqual({
+      userId,
+      tokenId,
+      scopes: ['read'],
+      policyId: null,
+      expiresAt: null,
+    });
     expect((await get('/test/access/undecorated')).status).toBe(401);
     expect((await get('/test/access/undecorated', token)).status).toBe(200);
   });

@@ -21,7 +21,10 @@ export type ApiTokenEvent =
         via: 'device' | 'api' | 'admin';
       };
     }
-  | { type: typeof AuthEvents.TokenRevoked; data: { tokenId: string; userId: string; revokedAt: string; reason: 'revoked' | 'user_deleted' } };
+  | {
+      type: typeof AuthEvents.TokenRevoked;
+      data: { tokenId: string; userId: string; revokedAt: string; reason: 'revoked' | 'user_deleted' };
+    };
 
 export type ApiTokenState =
   | { status: 'none' }

@@ -28,9 +28,7 @@ export type UserEvent =
   | { type: typeof UserEvents.UserDeleted; data: { userId: string; deletedAt: string; tokenIds: string[] } };
 
 export type UserState =
-  | { status: 'none' }
-  | { status: 'active'; userId: string; tokenIds: string[] }
-  | { status: 'deleted'; userId: string };
+  { status: 'none' } | { status: 'active'; userId: string; tokenIds: string[] } | { status: 'deleted'; userId: string };
 
 export type UserCommand =
   | { type: 'RegisterUser'; userId: string; email: string; name: string | null; emailVerified: boolean; now: Date }

@@ -104,7 +104,12 @@ export class DeviceAuthorizationService {
         now,
       );
       await this.store.appendAtomically([{ streamId, events, expected: revision }, ...grant.appends]);
-      return { status: 'approved', token: grant.token, tokenType: 'Bearer', expiresIn: DEVICE_TOKEN_LIFETIME_DAYS * 24 * 60 * 60 };
+      return {
+        status: 'approved',
+        token: grant.token,
+        tokenType: 'Bearer',
+        expiresIn: DEVICE_TOKEN_LIFETIME_DAYS * 24 * 60 * 60,
+      };
     });
   }
 
