@@ -1,33 +1,44 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { Authenticator, TokenGuard } from '../../platform/http/access';
-import { DeviceAuthorizationService } from './commands/device-authorization/device-authorization.service';
+import { ApproveDeviceCodeHandler } from './commands/approve-device-code/approve-device-code.handler';
+import { CreateTokenHandler } from './commands/create-token/create-token.handler';
 import { IssueTokenHandler } from './commands/issue-token/issue-token.handler';
-import { RevokeTokenHandler } from './commands/revoke-token/revoke-token.handler';
-import { DeviceController } from './http/device.controller';
+import { PollDeviceCodeHandler } from './commands/poll-device-code/poll-device-code.handler';
 import { TokenUsage } from './commands/record-token-use/token-usage';
-import { ApiTokenAuthenticator } from './queries/authenticate-caller/api-token.authenticator';
-import { ApiTokensReader } from './read-models/api-tokens.reader';
+import { RevokeTokenHandler } from './commands/revoke-token/revoke-token.handler';
+import { StartDeviceAuthorizationHandler } from './commands/start-device-authorization/start-device-authorization.handler';
+import { DeviceController } from './http/device.controller';
 import { TokensController } from './http/tokens.controller';
+import { ApiTokenAuthenticator } from './queries/authenticate-caller/api-token.authenticator';
 import { ListTokensHandler } from './queries/list-tokens/list-tokens.handler';
 import { ApiTokensProjection } from './read-models/api-tokens.projection';
+import { ApiTokensReader } from './read-models/api-tokens.reader';
 import { AuthAuditProjection } from './read-models/auth-audit.projection';
 import { DeviceCodesProjection } from './read-models/device-codes.projection';
+import { DeviceCodesReader } from './read-models/device-codes.reader';
 import './events'; // declares the module's event types before anything appends them
 
-const commandHandlers = [IssueTokenHandler, RevokeTokenHandler];
+const commandHandlers = [
+  IssueTokenHandler,
+  CreateTokenHandler,
+  RevokeTokenHandler,
+  StartDeviceAuthorizationHandler,
+  ApproveDeviceCodeHandler,
+  PollDeviceCodeHandler,
+];
 const queryHandlers = [ListTokensHandler];
 const projections = [ApiTokensProjection, DeviceCodesProjection, AuthAuditProjection];
-const services = [DeviceAuthorizationService, TokenUsage];
-const readers = [ApiTokensReader];
+const readers = [ApiTokensReader, DeviceCodesReader];
 const authentication = [
+  TokenUsage,
   { provide: Authenticator, useClass: ApiTokenAuthenticator },
   { provide: APP_GUARD, useClass: TokenGuard },
 ];
 
-/** Sign-in for CLIs and agents: the device flow, API tokens, and the guard every route passes. */
+/** Sign-in for CLIs and agents: the device flow, API tokens, and the authenticator behind the guard every route passes. */
 @Module({
   controllers: [TokensController, DeviceController],
-  providers: [...services, ...readers, ...commandHandlers, ...queryHandlers, ...projections, ...authentication],
+  providers: [...commandHandlers, ...queryHandlers, ...projections, ...readers, ...authentication],
 })
 export class AuthModule {}

@@ -1,28 +1,17 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Throttle } from '../../../platform/http/rate-limit';
-import { ApproveDeviceCodeDto, PollDeviceCodeDto } from '../commands/device-authorization/device-authorization.dto';
-import { DeviceAuthorizationService } from '../commands/device-authorization/device-authorization.service';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AnyToken, CurrentPrincipal, Principal, Public } from '../../../platform/http/access';
-
-class DeviceStart {
-  @ApiProperty() deviceCode: string;
-  @ApiProperty({ example: 'BCDFGHJK' }) userCode: string;
-  @ApiProperty() verificationUri: string;
-  @ApiProperty({ example: 900 }) expiresIn: number;
-  @ApiProperty({ example: 5 }) interval: number;
-}
-
-class DevicePollResponse {
-  @ApiProperty({ enum: ['authorization_pending', 'expired', 'approved'] }) status: string;
-  @ApiProperty({ required: false, description: 'Only with approved, and only once' }) token?: string;
-  @ApiProperty({ required: false, example: 'Bearer' }) tokenType?: string;
-  @ApiProperty({ required: false, description: 'Seconds until the token expires' }) expiresIn?: number;
-}
-
-class Ok {
-  @ApiProperty({ example: true }) ok: true;
-}
+import { Throttle } from '../../../platform/http/rate-limit';
+import { OK, Ok } from '../../../platform/http/responses';
+import { ApproveDeviceCodeCommand } from '../commands/approve-device-code/approve-device-code.command';
+import { ApproveDeviceCodeDto } from '../commands/approve-device-code/approve-device-code.dto';
+import { DevicePollResponse, PollDeviceCodeCommand } from '../commands/poll-device-code/poll-device-code.command';
+import { PollDeviceCodeDto } from '../commands/poll-device-code/poll-device-code.dto';
+import {
+  DeviceAuthorization,
+  StartDeviceAuthorizationCommand,
+} from '../commands/start-device-authorization/start-device-authorization.command';
 
 /**
  * Sign-in for CLIs and agents (RFC 8628). Polling is limited per client address
@@ -32,14 +21,14 @@ class Ok {
 @ApiTags('auth')
 @Controller('v1/auth/device')
 export class DeviceController {
-  constructor(private readonly devices: DeviceAuthorizationService) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('start')
   @Public()
   @HttpCode(200)
-  @ApiOkResponse({ type: DeviceStart })
-  start(): Promise<DeviceStart> {
-    return this.devices.start();
+  @ApiOkResponse({ type: DeviceAuthorization })
+  start(): Promise<DeviceAuthorization> {
+    return this.commands.execute(new StartDeviceAuthorizationCommand());
   }
 
   @Post('poll')
@@ -48,7 +37,7 @@ export class DeviceController {
   @Throttle({ max: 30, timeWindow: 60_000 })
   @ApiOkResponse({ type: DevicePollResponse })
   poll(@Body() body: PollDeviceCodeDto): Promise<DevicePollResponse> {
-    return this.devices.poll(body.deviceCode);
+    return this.commands.execute(new PollDeviceCodeCommand(body.deviceCode));
   }
 
   @Post('approve')
@@ -58,7 +47,7 @@ export class DeviceController {
   @Throttle({ max: 10, timeWindow: 60_000 })
   @ApiOkResponse({ type: Ok })
   async approve(@CurrentPrincipal() principal: Principal, @Body() body: ApproveDeviceCodeDto): Promise<Ok> {
-    await this.devices.approve(body.userCode, principal.userId);
-    return { ok: true };
+    await this.commands.execute(new ApproveDeviceCodeCommand(body.userCode, principal.userId));
+    return OK;
   }
 }

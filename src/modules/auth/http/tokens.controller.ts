@@ -1,24 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { OK, Ok } from '../../../platform/http/responses';
 import { DomainError } from '../../../platform/errors/domain-error';
 import { isUuid } from '../../../platform/ids';
 import { CreateTokenDto } from '../commands/create-token/create-token.dto';
-import { IssuedToken, IssueTokenCommand } from '../commands/issue-token/issue-token.command';
+import { CreatedToken, CreateTokenCommand } from '../commands/create-token/create-token.command';
 import { RevokeTokenCommand } from '../commands/revoke-token/revoke-token.command';
 import { ListTokensQuery, TokenListItem } from '../queries/list-tokens/list-tokens.query';
 import { AnyToken, CurrentPrincipal, Principal } from '../../../platform/http/access';
 
 class TokenList {
   @ApiProperty({ type: [TokenListItem] }) tokens: TokenListItem[];
-}
-
-class CreatedToken extends TokenListItem {
-  @ApiProperty({ description: 'The token itself, starting with svc_. Shown once: only its hash is stored.' }) token: string;
-}
-
-class Ok {
-  @ApiProperty({ example: true }) ok: true;
 }
 
 @ApiTags('auth')
@@ -41,24 +34,7 @@ export class TokensController {
   @Post('tokens')
   @ApiCreatedResponse({ type: CreatedToken })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateTokenDto): Promise<CreatedToken> {
-    const beyond = body.scopes.filter((scope) => !principal.scopes.includes(scope));
-    if (beyond.length > 0) throw new DomainError('forbidden', `This token cannot grant scopes it lacks: ${beyond.join(', ')}`);
-    if (body.policyId) throw new DomainError('unprocessable', 'Unknown spend policy');
-    const issued: IssuedToken = await this.commands.execute(
-      new IssueTokenCommand(principal.userId, body.name, body.scopes, 'api', { expiresInDays: body.expiresInDays ?? null }),
-    );
-    return {
-      id: issued.tokenId,
-      name: issued.name,
-      scopes: issued.scopes,
-      policyId: issued.policyId,
-      policyName: null,
-      lastUsedAt: null,
-      expiresAt: issued.expiresAt,
-      revokedAt: null,
-      createdAt: issued.createdAt,
-      token: issued.token,
-    };
+    return this.commands.execute(new CreateTokenCommand(principal, body));
   }
 
   @Post('token/revoke')
@@ -66,7 +42,7 @@ export class TokensController {
   @ApiOkResponse({ type: Ok, description: 'Revokes the token presented with this request' })
   async revokePresented(@CurrentPrincipal() principal: Principal): Promise<Ok> {
     await this.commands.execute(new RevokeTokenCommand(principal.tokenId, principal.userId));
-    return { ok: true };
+    return OK;
   }
 
   @Delete('tokens/:id')
@@ -75,6 +51,6 @@ export class TokensController {
     // Anything that is not one of the caller's tokens, malformed ids included, is simply not found.
     if (!isUuid(id)) throw new DomainError('not_found', 'Token not found');
     await this.commands.execute(new RevokeTokenCommand(id, principal.userId));
-    return { ok: true };
+    return OK;
   }
 }

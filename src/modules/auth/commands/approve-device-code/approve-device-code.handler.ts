@@ -1,0 +1,28 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { EventStore } from '../../../../event-store/event-store';
+import { Clock } from '../../../../platform/clock/clock';
+import { DomainError } from '../../../../platform/errors/domain-error';
+import { decideDeviceCode, normalizeUserCode } from '../../domain/device-code.decider';
+import { loadDeviceCode } from '../../domain/device-code-stream';
+import { DeviceCodesReader } from '../../read-models/device-codes.reader';
+import { ApproveDeviceCodeCommand } from './approve-device-code.command';
+
+@CommandHandler(ApproveDeviceCodeCommand)
+export class ApproveDeviceCodeHandler implements ICommandHandler<ApproveDeviceCodeCommand, void> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly deviceCodes: DeviceCodesReader,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(command: ApproveDeviceCodeCommand): Promise<void> {
+    const userCode = normalizeUserCode(command.userCode);
+    if (!userCode)
+      throw new DomainError('invalid', 'userCode must be 8 letters and digits, as shown by the CLI (e.g. BCDF-GHJK)');
+    const streamId = await this.deviceCodes.streamForUserCode(userCode);
+    if (!streamId) throw new DomainError('not_found', 'Unknown user code');
+    const { state, revision } = await loadDeviceCode(this.store, streamId);
+    const events = decideDeviceCode({ type: 'ApproveDeviceCode', userId: command.userId, now: this.clock.now() }, state);
+    await this.store.append(streamId, events, revision);
+  }
+}
