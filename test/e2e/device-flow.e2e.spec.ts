@@ -106,6 +106,33 @@ describe('device authorization flow', () => {
     expect(Object.keys(document.paths).filter((path) => /audit/.test(path))).toEqual(['/v1/audits']);
   });
 
+  it('never hands out more than the approving token holds: its scopes only, and no longer life', async () => {
+    const readOnly: IssuedToken = await app.server.app
+      .get(CommandBus)
+      .execute(new IssueTokenCommand(approverId, 'read only', ['read'], 'admin', { expiresInDays: 1 }));
+    const start = await json(await post('/v1/auth/device/start'));
+    let approved = await post('/v1/auth/device/approve', { userCode: start.userCode }, readOnly.token);
+    for (let i = 0; approved.status === 401 && i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 25)); // the token projection has not applied the new token yet
+      approved = await post('/v1/auth/device/approve', { userCode: start.userCode }, readOnly.token);
+    }
+    expect(approved.status).toBe(200);
+    const signedIn = await json(await poll(start.deviceCode));
+    expect(signedIn).toMatchObject({ status: 'approved', token: expect.any(String) });
+    expect(signedIn.expiresIn).toBeLessThanOrEqual(24 * 60 * 60);
+
+    const tokens = await json(
+      await fetch(`${app.url}/v1/auth/tokens`, { headers: { authorization: `Bearer ${signedIn.token}` } }),
+    );
+    const device = tokens.tokens.find(
+      (t: { name: string; scopes: string[] }) => t.name === 'device sign-in' && t.scopes.length === 1,
+    );
+    expect(device).toMatchObject({ scopes: ['read'], expiresAt: readOnly.expiresAt });
+    // A sell route stays closed to it.
+    const sell = await fetch(`${app.url}/v1/vendor/profile`, { headers: { authorization: `Bearer ${signedIn.token}` } });
+    expect(sell.status).toBe(403);
+  });
+
   it('expires after 900 seconds by the clock: polls answer expired and approval is refused', async () => {
     // Two codes started together: one polled 899 s later, the other at 900 s.
     const start = await json(await post('/v1/auth/device/start'));

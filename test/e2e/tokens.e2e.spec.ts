@@ -58,6 +58,30 @@ describe('API token endpoints', () => {
     expect((await call('GET', '/v1/auth/tokens', body.token)).status).toBe(200);
   });
 
+  it('never lets a token mint a child that outlives it', async () => {
+    const commands = app.server.app.get(CommandBus);
+    const shortLived: IssuedToken = await commands.execute(
+      new IssueTokenCommand(userId, 'one day', [...SCOPES], 'admin', { expiresInDays: 1 }),
+    );
+    let forever = await call('POST', '/v1/auth/tokens', shortLived.token, { name: 'forever', scopes: ['read'] });
+    for (let i = 0; forever.status === 401 && i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 25)); // the token projection has not applied the new token yet
+      forever = await call('POST', '/v1/auth/tokens', shortLived.token, { name: 'forever', scopes: ['read'] });
+    }
+    expect(forever.status).toBe(201);
+    expect((await json(forever)).expiresAt).toBe(shortLived.expiresAt);
+    const longer = await call('POST', '/v1/auth/tokens', shortLived.token, {
+      name: 'a month',
+      scopes: ['read'],
+      expiresInDays: 30,
+    });
+    expect((await json(longer)).expiresAt).toBe(shortLived.expiresAt);
+    const shorter = await json(
+      await call('POST', '/v1/auth/tokens', owner.token, { name: 'an hour less', scopes: ['read'], expiresInDays: 1 }),
+    );
+    expect(shorter.expiresAt).not.toBeNull();
+  });
+
   it('refuses scopes the calling token lacks, bad input, and unknown policies', async () => {
     const reader = await json(await call('POST', '/v1/auth/tokens', owner.token, { name: 'reader', scopes: ['read'] }));
     const escalate = await call('POST', '/v1/auth/tokens', reader.token, { name: 'x', scopes: ['read', 'sell'] });

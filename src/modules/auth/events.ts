@@ -7,6 +7,10 @@ export const AuthEvents = defineEventCatalogue('auth', {
   /** `lastUsedAt`, recorded at most once a minute per token. */
   TokenUsed: { schemaVersion: 1 },
   DeviceCodeIssued: { schemaVersion: 1 },
-  DeviceCodeApproved: { schemaVersion: 1 },
+  /** v2 records the scopes and lifetime the approver could grant; v1 approvals granted every scope with no cap. */
+  DeviceCodeApproved: {
+    schemaVersion: 2,
+    upcast: (data) => ({ scopes: ['read', 'purchase', 'download', 'sell'], notAfter: null, ...data }),
+  },
   DeviceCodeRedeemed: { schemaVersion: 1 },
 });

@@ -12,7 +12,7 @@ import {
   pollStatus,
   USER_CODE_ALPHABET,
 } from '../../../src/modules/auth/domain/device-code.decider';
-import { SCOPES } from '../../../src/modules/auth/domain/api-token';
+import { Scope, SCOPES } from '../../../src/modules/auth/domain/api-token';
 
 const t0 = new Date('2026-11-22T10:00:00.000Z');
 const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
@@ -23,11 +23,15 @@ function when(given: DeviceCodeEvent[], command: DeviceCodeCommand): DeviceCodeE
   return decideDeviceCode(command, fold(given));
 }
 
+/** An approval by a token holding every scope and never expiring. */
+const approve = (userId: string, now: Date, approverScopes: Scope[] = [...SCOPES], approverExpiresAt: Date | null = null) =>
+  ({ type: 'ApproveDeviceCode', userId, approverScopes, approverExpiresAt, now }) as const;
+
 const issued = decideDeviceCode(
   { type: 'IssueDeviceCode', userCode: 'BCDFGHJK', scopes: [...SCOPES], now: t0 },
   initialDeviceCodeState,
 );
-const approved = [...issued, ...when(issued, { type: 'ApproveDeviceCode', userId: 'user-1', now: at(60) })];
+const approved = [...issued, ...when(issued, approve('user-1', at(60)))];
 
 describe('device code decider', () => {
   it('issues a code that lives 900 seconds with a poll interval', () => {
@@ -61,16 +65,30 @@ describe('device code decider', () => {
   });
 
   it('expires after 900 seconds: approval refused, polls answer expired', () => {
-    expect(() => when(issued, { type: 'ApproveDeviceCode', userId: 'u', now: at(900) })).toThrow(/expired/);
+    expect(() => when(issued, approve('u', at(900)))).toThrow(/expired/);
     expect(pollStatus(fold(issued), at(899))).toBe('authorization_pending');
     expect(pollStatus(fold(issued), at(900))).toBe('expired');
     expect(when(approved, { type: 'PollDeviceCode', newTokenId: 't', now: at(901) })).toEqual([]);
     expect(pollStatus(fold(approved), at(901))).toBe('expired');
   });
 
+  it('grants only the scopes the approving token holds, and no longer than it lives', () => {
+    const [approval] = when(issued, approve('user-1', at(60), ['read', 'download'], at(3600)));
+    expect(approval.data).toMatchObject({ scopes: ['read', 'download'], notAfter: at(3600).toISOString() });
+    expect(fold([...issued, approval])).toMatchObject({ status: 'approved', scopes: ['read', 'download'] });
+  });
+
+  it('refuses an approval by a token holding none of the requested scopes', () => {
+    const narrow = decideDeviceCode(
+      { type: 'IssueDeviceCode', userCode: 'BCDFGHJK', scopes: ['sell'], now: t0 },
+      initialDeviceCodeState,
+    );
+    expect(() => when(narrow, approve('user-1', at(60), ['read']))).toThrow(/none of the scopes/);
+  });
+
   it('refuses a second approval and unknown codes', () => {
-    expect(() => when(approved, { type: 'ApproveDeviceCode', userId: 'user-2', now: at(61) })).toThrow(/already been approved/);
-    expect(() => when([], { type: 'ApproveDeviceCode', userId: 'u', now: t0 })).toThrow(/Unknown/);
+    expect(() => when(approved, approve('user-2', at(61)))).toThrow(/already been approved/);
+    expect(() => when([], approve('u', t0))).toThrow(/Unknown/);
     expect(() => when([], { type: 'PollDeviceCode', newTokenId: 't', now: t0 })).toThrow(/Unknown/);
   });
 
@@ -80,9 +98,12 @@ describe('device code decider', () => {
 
   it('evolve only records: a late approval event leaves a redeemed code redeemed', () => {
     const state: DeviceCodeState = { status: 'redeemed', userId: 'u', tokenId: 't' };
-    expect(evolveDeviceCode(state, { type: 'DeviceCodeApproved', data: { userId: 'x', approvedAt: t0.toISOString() } })).toBe(
-      state,
-    );
+    expect(
+      evolveDeviceCode(state, {
+        type: 'DeviceCodeApproved',
+        data: { userId: 'x', approvedAt: t0.toISOString(), scopes: ['read'], notAfter: null },
+      }),
+    ).toBe(state);
   });
 });
 

@@ -41,6 +41,8 @@ export type ApiTokenCommand =
       tokenHash: string;
       policyId?: string | null;
       expiresInDays?: number | null;
+      /** The expiry of the credential behind the request: the new token never outlives it. */
+      notAfter?: Date | null;
       via: 'device' | 'api' | 'admin';
       now: Date;
     }
@@ -77,7 +79,10 @@ export function decideApiToken(command: ApiTokenCommand, state: ApiTokenState): 
             tokenHash: command.tokenHash,
             policyId: command.policyId ?? null,
             issuedAt: command.now.toISOString(),
-            expiresAt: days === null ? null : new Date(command.now.getTime() + days * DAY_MS).toISOString(),
+            expiresAt: cappedExpiry(
+              days === null ? null : new Date(command.now.getTime() + days * DAY_MS),
+              command.notAfter ?? null,
+            ),
             via: command.via,
           },
         },
@@ -115,6 +120,11 @@ export function evolveApiToken(state: ApiTokenState, event: ApiTokenEvent): ApiT
     case AuthEvents.TokenRevoked:
       return { status: 'revoked', tokenId: event.data.tokenId, userId: event.data.userId };
   }
+}
+
+function cappedExpiry(requested: Date | null, notAfter: Date | null): string | null {
+  if (notAfter === null) return requested?.toISOString() ?? null;
+  return (requested === null || requested > notAfter ? notAfter : requested).toISOString();
 }
 
 /** Whether a token in this state lets a request through at `now`. */

@@ -16,18 +16,30 @@ export type DeviceCodeEvent =
       type: typeof AuthEvents.DeviceCodeIssued;
       data: { userCode: string; scopes: Scope[]; issuedAt: string; expiresAt: string; interval: number };
     }
-  | { type: typeof AuthEvents.DeviceCodeApproved; data: { userId: string; approvedAt: string } }
+  | {
+      type: typeof AuthEvents.DeviceCodeApproved;
+      /** `scopes`: those requested that the approving token also holds; `notAfter`: when the approving token expires. */
+      data: { userId: string; approvedAt: string; scopes: Scope[]; notAfter: string | null };
+    }
   | { type: typeof AuthEvents.DeviceCodeRedeemed; data: { tokenId: string; userId: string; redeemedAt: string } };
 
 export type DeviceCodeState =
   | { status: 'none' }
   | { status: 'pending'; userCode: string; scopes: Scope[]; expiresAt: number; interval: number }
-  | { status: 'approved'; userCode: string; scopes: Scope[]; expiresAt: number; interval: number; userId: string }
+  | {
+      status: 'approved';
+      userCode: string;
+      scopes: Scope[];
+      expiresAt: number;
+      interval: number;
+      userId: string;
+      notAfter: string | null;
+    }
   | { status: 'redeemed'; userId: string; tokenId: string };
 
 export type DeviceCodeCommand =
   | { type: 'IssueDeviceCode'; userCode: string; scopes: Scope[]; now: Date }
-  | { type: 'ApproveDeviceCode'; userId: string; now: Date }
+  | { type: 'ApproveDeviceCode'; userId: string; approverScopes: Scope[]; approverExpiresAt: Date | null; now: Date }
   | { type: 'PollDeviceCode'; newTokenId: string; now: Date };
 
 export const initialDeviceCodeState: DeviceCodeState = { status: 'none' };
@@ -55,7 +67,20 @@ export function decideDeviceCode(command: DeviceCodeCommand, state: DeviceCodeSt
       if (state.status !== 'pending') throw new DomainError('conflict', 'This code has already been approved');
       if (command.now.getTime() >= state.expiresAt)
         throw new DomainError('unprocessable', 'This code has expired; start sign-in again');
-      return [{ type: AuthEvents.DeviceCodeApproved, data: { userId: command.userId, approvedAt: command.now.toISOString() } }];
+      // A sign-in never grants more than the credential that approved it: fewer scopes, no longer life.
+      const scopes = state.scopes.filter((scope) => command.approverScopes.includes(scope));
+      if (scopes.length === 0) throw new DomainError('forbidden', 'This token holds none of the scopes the sign-in asks for');
+      return [
+        {
+          type: AuthEvents.DeviceCodeApproved,
+          data: {
+            userId: command.userId,
+            approvedAt: command.now.toISOString(),
+            scopes,
+            notAfter: command.approverExpiresAt?.toISOString() ?? null,
+          },
+        },
+      ];
     }
     case 'PollDeviceCode': {
       if (state.status === 'none') throw new DomainError('not_found', 'Unknown device code');
@@ -83,7 +108,9 @@ export function evolveDeviceCode(state: DeviceCodeState, event: DeviceCodeEvent)
         interval: event.data.interval,
       };
     case AuthEvents.DeviceCodeApproved:
-      return state.status === 'pending' ? { ...state, status: 'approved', userId: event.data.userId } : state;
+      return state.status === 'pending'
+        ? { ...state, status: 'approved', userId: event.data.userId, scopes: event.data.scopes, notAfter: event.data.notAfter }
+        : state;
     case AuthEvents.DeviceCodeRedeemed:
       return { status: 'redeemed', userId: event.data.userId, tokenId: event.data.tokenId };
   }

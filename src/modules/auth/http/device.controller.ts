@@ -47,7 +47,7 @@ export class DeviceController {
   @Throttle({ max: 10, timeWindow: 60_000 })
   @ApiOkResponse({ type: Ok })
   async approve(@CurrentPrincipal() principal: Principal, @Body() body: ApproveDeviceCodeDto): Promise<Ok> {
-    await this.commands.execute(new ApproveDeviceCodeCommand(body.userCode, principal.userId));
+    await this.commands.execute(new ApproveDeviceCodeCommand(body.userCode, principal));
     return OK;
   }
 }

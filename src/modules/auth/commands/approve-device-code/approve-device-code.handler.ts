@@ -22,7 +22,17 @@ export class ApproveDeviceCodeHandler implements ICommandHandler<ApproveDeviceCo
     const streamId = await this.deviceCodes.streamForUserCode(userCode);
     if (!streamId) throw new DomainError('not_found', 'Unknown user code');
     const { state, revision } = await loadDeviceCode(this.store, streamId);
-    const events = decideDeviceCode({ type: 'ApproveDeviceCode', userId: command.userId, now: this.clock.now() }, state);
+    const { approver } = command;
+    const events = decideDeviceCode(
+      {
+        type: 'ApproveDeviceCode',
+        userId: approver.userId,
+        approverScopes: approver.scopes,
+        approverExpiresAt: approver.expiresAt,
+        now: this.clock.now(),
+      },
+      state,
+    );
     await this.store.append(streamId, events, revision);
   }
 }

@@ -12,7 +12,10 @@ export class CreateTokenHandler implements ICommandHandler<CreateTokenCommand, C
     if (beyond.length > 0) throw new DomainError('forbidden', `This token cannot grant scopes it lacks: ${beyond.join(', ')}`);
     if (request.policyId) throw new DomainError('unprocessable', 'Unknown spend policy');
     const issued: IssuedToken = await this.commands.execute(
-      new IssueTokenCommand(caller.userId, request.name, request.scopes, 'api', { expiresInDays: request.expiresInDays ?? null }),
+      new IssueTokenCommand(caller.userId, request.name, request.scopes, 'api', {
+        expiresInDays: request.expiresInDays ?? null,
+        notAfter: caller.expiresAt,
+      }),
     );
     return {
       id: issued.tokenId,

@@ -6,7 +6,7 @@ export class IssueTokenCommand {
     readonly name: string,
     readonly scopes: Scope[],
     readonly via: 'device' | 'api' | 'admin',
-    readonly options: { expiresInDays?: number | null; policyId?: string | null } = {},
+    readonly options: { expiresInDays?: number | null; policyId?: string | null; notAfter?: Date | null } = {},
   ) {}
 }
 

@@ -12,6 +12,8 @@ export interface TokenSpec {
   via: 'device' | 'api' | 'admin';
   expiresInDays?: number | null;
   policyId?: string | null;
+  /** The token never outlives this (the credential that asked for it). */
+  notAfter?: Date | null;
 }
 
 export interface TokenGrant {
@@ -41,6 +43,7 @@ export async function decideTokenGrant(store: EventStore, spec: TokenSpec, now: 
       tokenHash: hashApiToken(token),
       policyId: spec.policyId,
       expiresInDays: spec.expiresInDays,
+      notAfter: spec.notAfter,
       via: spec.via,
       now,
     },

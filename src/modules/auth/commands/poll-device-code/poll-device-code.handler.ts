@@ -47,7 +47,8 @@ export class PollDeviceCodeHandler implements ICommandHandler<PollDeviceCodeComm
           tokenId,
           userId: redeemed.data.userId,
           name: 'device sign-in',
-          scopes: state.status === 'approved' ? state.scopes : [...SCOPES],
+          scopes: state.status === 'approved' ? state.scopes : [],
+          notAfter: state.status === 'approved' && state.notAfter ? new Date(state.notAfter) : null,
           expiresInDays: DEVICE_TOKEN_LIFETIME_DAYS,
           via: 'device',
         },
@@ -58,7 +59,7 @@ export class PollDeviceCodeHandler implements ICommandHandler<PollDeviceCodeComm
         status: 'approved',
         token: grant.token,
         tokenType: 'Bearer',
-        expiresIn: DEVICE_TOKEN_LIFETIME_DAYS * 24 * 60 * 60,
+        expiresIn: Math.round((Date.parse(grant.issued.expiresAt!) - now.getTime()) / 1000),
       };
     });
   }
