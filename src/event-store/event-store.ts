@@ -112,6 +112,18 @@ export class AtomicAppendUnsupportedError extends Error {
   }
 }
 
+/**
+ * The log could not be reached, or failed in a way the adapter has no meaning
+ * for (a lost connection, a deadline, an unexpected server answer). An append
+ * that fails so may or may not have been stored; the caller may retry later.
+ */
+export class EventStoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EventStoreUnavailableError';
+  }
+}
+
 export function completeMetadata(metadata: Partial<EventMetadata> | undefined, now: Date): EventMetadata {
   return { schemaVersion: 1, ...metadata, occurredAt: metadata?.occurredAt ?? now.toISOString() };
 }
