@@ -105,13 +105,6 @@ export class DuplicateEventIdError extends Error {
   }
 }
 
-export class AtomicAppendUnsupportedError extends Error {
-  constructor() {
-    super('this event store cannot append to several streams atomically');
-    this.name = 'AtomicAppendUnsupportedError';
-  }
-}
-
 /**
  * The log could not be reached, or failed in a way the adapter has no meaning
  * for (a lost connection, a deadline, an unexpected server answer). An append

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AtomicAppendUnsupportedError,
   EventStore,
   LogPosition,
   NewEvent,
@@ -17,7 +16,7 @@ const event = (type: string, data: Record<string, unknown> = {}, eventId?: strin
 const stream = (prefix = 'test') => `${prefix}-${randomUUID()}`;
 
 /** The behaviour every event store adapter must show; run once per adapter. */
-export function eventStoreContract(open: () => Promise<ContractSubject>, options: { atomicAppends: boolean }) {
+export function eventStoreContract(open: () => Promise<ContractSubject>) {
   let subject: ContractSubject;
   let store: EventStore;
 
@@ -160,49 +159,38 @@ export function eventStoreContract(open: () => Promise<ContractSubject>, options
     expect(reread.map((e) => e.eventId)).toEqual(received.map((e) => e.eventId));
   });
 
-  if (options.atomicAppends) {
-    it('appends to several streams atomically: all or none', async () => {
-      const wallet = stream('wallet');
-      const order = stream('order');
-      await store.append(wallet, [event('WalletOpened')], 'no_stream');
-      const results = await store.appendAtomically([
-        { streamId: wallet, events: [event('WalletDebited', { cents: 300 })], expected: 0 },
-        { streamId: order, events: [event('OrderPlaced')], expected: 'no_stream' },
-      ]);
-      expect(results.map((r) => r.revision)).toEqual([1, 0]);
-      expect(results[0].position.commit).toBe(results[1].position.commit);
+  it('appends to several streams atomically: all or none', async () => {
+    const wallet = stream('wallet');
+    const order = stream('order');
+    await store.append(wallet, [event('WalletOpened')], 'no_stream');
+    const results = await store.appendAtomically([
+      { streamId: wallet, events: [event('WalletDebited', { cents: 300 })], expected: 0 },
+      { streamId: order, events: [event('OrderPlaced')], expected: 'no_stream' },
+    ]);
+    expect(results.map((r) => r.revision)).toEqual([1, 0]);
+    expect(results[0].position.commit).toBe(results[1].position.commit);
 
-      const entitlement = stream('entitlement');
-      await expect(
-        store.appendAtomically([
-          { streamId: entitlement, events: [event('EntitlementGranted')], expected: 'no_stream' },
-          { streamId: wallet, events: [event('WalletDebited', { cents: 300 })], expected: 0 }, // stale
-        ]),
-      ).rejects.toBeInstanceOf(WrongExpectedVersionError);
-      expect(await store.readStream(entitlement)).toEqual([]);
-      expect(await store.readStream(wallet)).toHaveLength(2);
-    });
+    const entitlement = stream('entitlement');
+    await expect(
+      store.appendAtomically([
+        { streamId: entitlement, events: [event('EntitlementGranted')], expected: 'no_stream' },
+        { streamId: wallet, events: [event('WalletDebited', { cents: 300 })], expected: 0 }, // stale
+      ]),
+    ).rejects.toBeInstanceOf(WrongExpectedVersionError);
+    expect(await store.readStream(entitlement)).toEqual([]);
+    expect(await store.readStream(wallet)).toHaveLength(2);
+  });
 
-    it('treats a retried atomic append as a no-op', async () => {
-      const a = stream('a');
-      const b = stream('b');
-      const appends = [
-        { streamId: a, events: [event('One', {}, randomUUID())], expected: 'no_stream' as const },
-        { streamId: b, events: [event('Two', {}, randomUUID())], expected: 'no_stream' as const },
-      ];
-      const first = await store.appendAtomically(appends);
-      const again = await store.appendAtomically(appends);
-      expect(again.map((r) => r.position.toString())).toEqual(first.map((r) => r.position.toString()));
-      expect(await store.readStream(a)).toHaveLength(1);
-    });
-  } else {
-    it('refuses multi-stream atomic appends, as documented', async () => {
-      await expect(
-        store.appendAtomically([
-          { streamId: stream(), events: [event('One')], expected: 'no_stream' },
-          { streamId: stream(), events: [event('Two')], expected: 'no_stream' },
-        ]),
-      ).rejects.toBeInstanceOf(AtomicAppendUnsupportedError);
-    });
-  }
+  it('treats a retried atomic append as a no-op', async () => {
+    const a = stream('a');
+    const b = stream('b');
+    const appends = [
+      { streamId: a, events: [event('One', {}, randomUUID())], expected: 'no_stream' as const },
+      { streamId: b, events: [event('Two', {}, randomUUID())], expected: 'no_stream' as const },
+    ];
+    const first = await store.appendAtomically(appends);
+    const again = await store.appendAtomically(appends);
+    expect(again.map((r) => r.position.toString())).toEqual(first.map((r) => r.position.toString()));
+    expect(await store.readStream(a)).toHaveLength(1);
+  });
 }

@@ -12,12 +12,9 @@ if (!url) {
   console.warn('EventStoreDB contract suite skipped: EVENTSTORE_URL is not set');
 } else {
   describe('EventStoreDB event store', () => {
-    eventStoreContract(
-      async () => {
-        const store = new EventStoreDbEventStore(url);
-        return { store, close: () => store.close() };
-      },
-      { atomicAppends: false },
-    );
+    eventStoreContract(async () => {
+      const store = new EventStoreDbEventStore(url);
+      return { store, close: () => store.close() };
+    });
   });
 }

@@ -12,14 +12,11 @@ describe('PostgreSQL event store', () => {
   });
   afterAll(async () => db?.drop());
 
-  eventStoreContract(
-    async () => {
-      const pool = openPool(db.url, 24);
-      const store = new PostgresEventStore(pool);
-      return { store, close: async () => (await store.close(), await pool.end()) };
-    },
-    { atomicAppends: true },
-  );
+  eventStoreContract(async () => {
+    const pool = openPool(db.url, 24);
+    const store = new PostgresEventStore(pool);
+    return { store, close: async () => (await store.close(), await pool.end()) };
+  });
 
   it('refuses to reuse an event id in another stream', async () => {
     const pool = openPool(db.url, 2);
