@@ -30,6 +30,21 @@ describe('PostgreSQL event store', () => {
     await pool.end();
   });
 
+  it('answers a retried atomic append with the positions of the first', async () => {
+    const pool = openPool(db.url, 2);
+    const store = new PostgresEventStore(pool);
+    const appends = [`a-${randomUUID()}`, `b-${randomUUID()}`].map((streamId) => ({
+      streamId,
+      events: [{ type: 'X', data: {}, eventId: randomUUID() }],
+      expected: 'no_stream' as const,
+    }));
+    const first = await store.appendAtomically(appends);
+    const again = await store.appendAtomically(appends);
+    expect(again.map((r) => r.position.toString())).toEqual(first.map((r) => r.position.toString()));
+    await store.close();
+    await pool.end();
+  });
+
   it('orders the log by transaction numerically, also across a digit boundary', async () => {
     // Its own database: rows with hand-picked small transaction ids sort before everything else.
     const own = await createTestDatabase();
