@@ -105,10 +105,15 @@ export class DuplicateEventIdError extends Error {
   }
 }
 
-export class AtomicAppendUnsupportedError extends Error {
-  constructor() {
-    super('this event store cannot append to several streams atomically');
-    this.name = 'AtomicAppendUnsupportedError';
+/**
+ * The log could not be reached, or failed in a way the adapter has no meaning
+ * for (a lost connection, a deadline, an unexpected server answer). An append
+ * that fails so may or may not have been stored; the caller may retry later.
+ */
+export class EventStoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EventStoreUnavailableError';
   }
 }
 

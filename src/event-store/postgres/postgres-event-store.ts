@@ -19,6 +19,7 @@ import {
 import { WakeSignal } from '../wake-signal';
 import { catchUpSubscription } from '../catch-up-subscription';
 import { GroupCommit } from './group-commit';
+import { unavailableIfDisconnected } from './postgres-unavailable';
 
 const NOTIFY_CHANNEL = 'svc_events';
 const APPEND_RETRIES = 20;
@@ -162,13 +163,16 @@ export class PostgresEventStore extends EventStore {
       expected,
     };
     // Creating a stream is never grouped (see GROUP_APPEND_SQL).
-    return variant === 'no_stream' ? this.appendAlone(append) : this.groupCommit.submit(append);
+    const appended = variant === 'no_stream' ? this.appendAlone(append) : this.groupCommit.submit(append);
+    return appended.catch(unavailableIfDisconnected('append'));
   }
 
   async appendAtomically(appends: StreamAppend[]): Promise<AppendResult[]> {
     // One lock order for every caller, so two atomic appends over the same streams cannot deadlock.
     const order = lockOrder(appends);
-    const sorted = await this.appendSorted(order.map((i) => ({ ...appends[i], events: withIds(appends[i].events) })));
+    const sorted = await this.appendSorted(order.map((i) => ({ ...appends[i], events: withIds(appends[i].events) }))).catch(
+      unavailableIfDisconnected('append atomically'),
+    );
     const results: AppendResult[] = new Array(appends.length);
     order.forEach((original, position) => (results[original] = sorted[position]));
     return results;
@@ -271,27 +275,31 @@ export class PostgresEventStore extends EventStore {
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
-    const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${SELECT_COLUMNS} FROM events
+    const { rows } = await this.pool
+      .query<EventRow>(
+        `SELECT ${SELECT_COLUMNS} FROM events
         WHERE stream_id = $1 AND revision >= $2
         ORDER BY revision
         LIMIT $3`,
-      [streamId, options.fromRevision ?? 0, options.maxCount ?? null],
-    );
+        [streamId, options.fromRevision ?? 0, options.maxCount ?? null],
+      )
+      .catch(unavailableIfDisconnected('read a stream'));
     return rows.map(toRecordedEvent);
   }
 
   async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
     const after = options.after ?? LogPosition.START;
-    const { rows } = await this.pool.query<EventRow>({
-      name: 'svc-read-all',
-      text: `SELECT ${SELECT_COLUMNS} FROM events
+    const { rows } = await this.pool
+      .query<EventRow>({
+        name: 'svc-read-all',
+        text: `SELECT ${SELECT_COLUMNS} FROM events
               WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
                 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
               ORDER BY transaction_id, position
               LIMIT $3`,
-      values: [after.commit.toString(), after.prepare.toString(), options.maxCount],
-    });
+        values: [after.commit.toString(), after.prepare.toString(), options.maxCount],
+      })
+      .catch(unavailableIfDisconnected('read the log'));
     return rows.map(toRecordedEvent);
   }
 
@@ -301,17 +309,19 @@ export class PostgresEventStore extends EventStore {
   }
 
   async headPosition(): Promise<LogPosition | null> {
-    const { rows } = await this.pool.query<{ commit_position: string; position: string }>(
-      `SELECT transaction_id::text AS commit_position, position FROM events
+    const { rows } = await this.pool
+      .query<{ commit_position: string; position: string }>(
+        `SELECT transaction_id::text AS commit_position, position FROM events
         WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
         ORDER BY transaction_id DESC, position DESC
         LIMIT 1`,
-    );
+      )
+      .catch(unavailableIfDisconnected('read the head of the log'));
     return rows[0] ? new LogPosition(BigInt(rows[0].commit_position), BigInt(rows[0].position)) : null;
   }
 
   async ping(): Promise<void> {
-    await this.pool.query('SELECT 1 FROM events LIMIT 0');
+    await this.pool.query('SELECT 1 FROM events LIMIT 0').catch(unavailableIfDisconnected('answer a ping'));
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DuplicateEventIdError, WrongExpectedVersionError } from '../../event-store/event-store';
+import { DuplicateEventIdError, EventStoreUnavailableError, WrongExpectedVersionError } from '../../event-store/event-store';
 import { DomainError, DomainErrorCode } from '../errors/domain-error';
 
 const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
@@ -19,7 +19,11 @@ const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
 export interface ErrorResponse {
   status: number;
   body: { message: string } & Record<string, unknown>;
+  headers?: Record<string, string>;
 }
+
+/** Seconds a client is asked to wait before retrying when the event store is unavailable. */
+const EVENT_STORE_RETRY_AFTER_SECONDS = 5;
 
 /** Maps anything thrown to the spec's `{message}` body; unexpected errors are logged and never leak. */
 export function toErrorResponse(error: unknown, logger: Logger, request?: FastifyRequest): ErrorResponse {
@@ -29,6 +33,16 @@ export function toErrorResponse(error: unknown, logger: Logger, request?: Fastif
   // A concurrent change won the race; the caller may retry with fresh state.
   if (error instanceof WrongExpectedVersionError || error instanceof DuplicateEventIdError) {
     return { status: 409, body: { message: 'The resource was changed concurrently; retry the request' } };
+  }
+  // The log is down or failed unexpectedly: the client should come back, not see a bare 500. The cause is logged.
+  if (error instanceof EventStoreUnavailableError) {
+    const cause = error.cause instanceof Error ? { name: error.cause.name, message: error.cause.message } : undefined;
+    logger.error({ err: { name: error.name, message: error.message, cause }, reqId: request?.id }, 'event store unavailable');
+    return {
+      status: HttpStatus.SERVICE_UNAVAILABLE,
+      body: { message: 'The event store is unavailable; try again shortly' },
+      headers: { 'retry-after': String(EVENT_STORE_RETRY_AFTER_SECONDS) },
+    };
   }
   if (error instanceof HttpException) {
     const response = error.getResponse();
@@ -77,8 +91,9 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const { status, body } = toErrorResponse(error, this.logger, http.getRequest<FastifyRequest>());
+    const { status, body, headers } = toErrorResponse(error, this.logger, http.getRequest<FastifyRequest>());
     const reply = http.getResponse<FastifyReply>();
+    for (const [name, value] of Object.entries(headers ?? {})) reply.header(name, value);
     if (status === 429 && !reply.getHeader('retry-after')) reply.header('retry-after', '60');
     void reply.status(status).send(body);
   }

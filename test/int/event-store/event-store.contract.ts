@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AtomicAppendUnsupportedError,
   EventStore,
+  ExpectedState,
   LogPosition,
   NewEvent,
   RecordedEvent,
@@ -17,7 +17,7 @@ const event = (type: string, data: Record<string, unknown> = {}, eventId?: strin
 const stream = (prefix = 'test') => `${prefix}-${randomUUID()}`;
 
 /** The behaviour every event store adapter must show; run once per adapter. */
-export function eventStoreContract(open: () => Promise<ContractSubject>, options: { atomicAppends: boolean }) {
+export function eventStoreContract(open: () => Promise<ContractSubject>) {
   let subject: ContractSubject;
   let store: EventStore;
 
@@ -160,49 +160,137 @@ export function eventStoreContract(open: () => Promise<ContractSubject>, options
     expect(reread.map((e) => e.eventId)).toEqual(received.map((e) => e.eventId));
   });
 
-  if (options.atomicAppends) {
-    it('appends to several streams atomically: all or none', async () => {
+  describe('atomic appends to several streams', () => {
+    const types = async (id: string) => (await store.readStream(id)).map((e) => [e.type, e.revision]);
+    const failure = async (appending: Promise<unknown>): Promise<WrongExpectedVersionError> => {
+      const error = await appending.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(WrongExpectedVersionError);
+      return error as WrongExpectedVersionError;
+    };
+
+    it('lands every stream at its own revision, in one commit a reader reaches', async () => {
+      const before = (await store.headPosition()) ?? undefined;
       const wallet = stream('wallet');
+      const ledger = stream('ledger');
       const order = stream('order');
       await store.append(wallet, [event('WalletOpened')], 'no_stream');
+      await store.append(ledger, [event('LedgerOpened'), event('LedgerNoted')], 'no_stream');
+
       const results = await store.appendAtomically([
         { streamId: wallet, events: [event('WalletDebited', { cents: 300 })], expected: 0 },
-        { streamId: order, events: [event('OrderPlaced')], expected: 'no_stream' },
+        { streamId: order, events: [event('OrderPlaced'), event('OrderPaid')], expected: 'no_stream' },
+        { streamId: ledger, events: [event('LedgerDebited')], expected: 'exists' },
       ]);
-      expect(results.map((r) => r.revision)).toEqual([1, 0]);
-      expect(results[0].position.commit).toBe(results[1].position.commit);
 
-      const entitlement = stream('entitlement');
-      await expect(
-        store.appendAtomically([
-          { streamId: entitlement, events: [event('EntitlementGranted')], expected: 'no_stream' },
-          { streamId: wallet, events: [event('WalletDebited', { cents: 300 })], expected: 0 }, // stale
-        ]),
-      ).rejects.toBeInstanceOf(WrongExpectedVersionError);
-      expect(await store.readStream(entitlement)).toEqual([]);
-      expect(await store.readStream(wallet)).toHaveLength(2);
+      expect(results.map((r) => r.revision)).toEqual([1, 1, 2]);
+      expect(new Set(results.map((r) => r.position.commit)).size).toBe(1);
+      expect(await types(wallet)).toEqual([
+        ['WalletOpened', 0],
+        ['WalletDebited', 1],
+      ]);
+      expect(await types(order)).toEqual([
+        ['OrderPlaced', 0],
+        ['OrderPaid', 1],
+      ]);
+      expect(await types(ledger)).toEqual([
+        ['LedgerOpened', 0],
+        ['LedgerNoted', 1],
+        ['LedgerDebited', 2],
+      ]);
+
+      // Read-your-writes waits until projections pass the reported position: the log must reach it.
+      const mine = new Set([wallet, order, ledger]);
+      let stored: RecordedEvent[] = [];
+      // PostgreSQL shows a commit to readers once older transactions (of any database on the server) end.
+      for (const deadline = Date.now() + 15_000; stored.length < 7 && Date.now() < deadline;) {
+        stored = (await store.readAll({ after: before, maxCount: 1_000 })).filter((e) => mine.has(e.streamId));
+        if (stored.length < 7) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(stored.slice(0, 3).map((e) => e.type)).toEqual(['WalletOpened', 'LedgerOpened', 'LedgerNoted']);
+      // Inside the transaction each stream keeps its order; the streams' order is the adapter's.
+      const atomic = stored.slice(3).map((e) => e.type);
+      expect([...atomic].sort()).toEqual(['LedgerDebited', 'OrderPaid', 'OrderPlaced', 'WalletDebited']);
+      expect(atomic.indexOf('OrderPlaced')).toBeLessThan(atomic.indexOf('OrderPaid'));
+      const reported = results.reduce((a, b) => (b.position.isAfter(a.position) ? b : a)).position;
+      expect(stored[stored.length - 1].position.compare(reported)).toBeGreaterThanOrEqual(0);
     });
 
-    it('treats a retried atomic append as a no-op', async () => {
-      const a = stream('a');
-      const b = stream('b');
+    it('lands nothing when one expectation fails, and names the stream that failed', async () => {
+      const fresh = stream('entitlement');
+      const wallet = stream('wallet');
+      const existing = stream('existing');
+      await store.append(wallet, [event('WalletOpened'), event('WalletCredited')], 'no_stream');
+      await store.append(existing, [event('Opened')], 'no_stream');
+      const cases: [string, ExpectedState, number][] = [
+        [wallet, 0, 1], // stale
+        [wallet, 5, 1], // ahead
+        [existing, 'no_stream', 0],
+        [stream('missing'), 'exists', -1],
+      ];
+      for (const [failing, expected, actual] of cases) {
+        const error = await failure(
+          store.appendAtomically([
+            { streamId: fresh, events: [event('EntitlementGranted')], expected: 'no_stream' },
+            { streamId: failing, events: [event('Failing')], expected },
+            { streamId: failing === wallet ? existing : wallet, events: [event('Other')], expected: 'any' },
+          ]),
+        );
+        expect([error.streamId, error.expected, error.actual]).toEqual([failing, expected, actual]);
+        expect(await store.readStream(fresh)).toEqual([]);
+        expect(await store.readStream(wallet)).toHaveLength(2);
+        expect(await store.readStream(existing)).toHaveLength(1);
+        expect(await store.readStream(failing)).toHaveLength(actual + 1);
+      }
+    });
+
+    it('mixes a new stream with existing ones, and refuses to create the new one twice', async () => {
+      const slug = stream('slug');
+      const vendor = stream('vendor');
+      await store.append(vendor, [event('VendorRegistered')], 'no_stream');
+      const first = await store.appendAtomically([
+        { streamId: slug, events: [event('SlugReserved')], expected: 'no_stream' },
+        { streamId: vendor, events: [event('VendorRenamed')], expected: 'any' },
+      ]);
+      expect(first.map((r) => r.revision)).toEqual([0, 1]);
+
+      const error = await failure(
+        store.appendAtomically([
+          { streamId: vendor, events: [event('VendorRenamed')], expected: 1 },
+          { streamId: slug, events: [event('SlugReserved')], expected: 'no_stream' },
+        ]),
+      );
+      expect([error.streamId, error.actual]).toEqual([slug, 0]);
+      expect(await types(slug)).toEqual([['SlugReserved', 0]]);
+      expect(await types(vendor)).toEqual([
+        ['VendorRegistered', 0],
+        ['VendorRenamed', 1],
+      ]);
+    });
+
+    it('treats re-appending the same event ids as a no-op', async () => {
+      const account = stream('account');
+      const device = stream('device');
+      const session = stream('session');
+      await store.append(account, [event('AccountOpened')], 'no_stream');
       const appends = [
-        { streamId: a, events: [event('One', {}, randomUUID())], expected: 'no_stream' as const },
-        { streamId: b, events: [event('Two', {}, randomUUID())], expected: 'no_stream' as const },
+        { streamId: account, events: [event('DeviceApproved', {}, randomUUID())], expected: 0 as ExpectedState },
+        {
+          streamId: device,
+          events: [event('DeviceCreated', {}, randomUUID()), event('DeviceBound', {}, randomUUID())],
+          expected: 'no_stream' as ExpectedState,
+        },
+        { streamId: session, events: [event('SessionOpened', {}, randomUUID())], expected: 'no_stream' as ExpectedState },
       ];
       const first = await store.appendAtomically(appends);
       const again = await store.appendAtomically(appends);
-      expect(again.map((r) => r.position.toString())).toEqual(first.map((r) => r.position.toString()));
-      expect(await store.readStream(a)).toHaveLength(1);
+      expect(again.map((r) => r.revision)).toEqual(first.map((r) => r.revision));
+      expect(first.map((r) => r.revision)).toEqual([1, 1, 0]);
+      expect(await store.readStream(account)).toHaveLength(2);
+      expect(await store.readStream(device)).toHaveLength(2);
+      expect(await store.readStream(session)).toHaveLength(1);
     });
-  } else {
-    it('refuses multi-stream atomic appends, as documented', async () => {
-      await expect(
-        store.appendAtomically([
-          { streamId: stream(), events: [event('One')], expected: 'no_stream' },
-          { streamId: stream(), events: [event('Two')], expected: 'no_stream' },
-        ]),
-      ).rejects.toBeInstanceOf(AtomicAppendUnsupportedError);
-    });
-  }
+  });
 }

@@ -12,14 +12,11 @@ describe('PostgreSQL event store', () => {
   });
   afterAll(async () => db?.drop());
 
-  eventStoreContract(
-    async () => {
-      const pool = openPool(db.url, 24);
-      const store = new PostgresEventStore(pool);
-      return { store, close: async () => (await store.close(), await pool.end()) };
-    },
-    { atomicAppends: true },
-  );
+  eventStoreContract(async () => {
+    const pool = openPool(db.url, 24);
+    const store = new PostgresEventStore(pool);
+    return { store, close: async () => (await store.close(), await pool.end()) };
+  });
 
   it('refuses to reuse an event id in another stream', async () => {
     const pool = openPool(db.url, 2);
@@ -29,6 +26,21 @@ describe('PostgreSQL event store', () => {
     await expect(store.append(`b-${randomUUID()}`, [{ type: 'X', data: {}, eventId }], 'no_stream')).rejects.toBeInstanceOf(
       DuplicateEventIdError,
     );
+    await store.close();
+    await pool.end();
+  });
+
+  it('answers a retried atomic append with the positions of the first', async () => {
+    const pool = openPool(db.url, 2);
+    const store = new PostgresEventStore(pool);
+    const appends = [`a-${randomUUID()}`, `b-${randomUUID()}`].map((streamId) => ({
+      streamId,
+      events: [{ type: 'X', data: {}, eventId: randomUUID() }],
+      expected: 'no_stream' as const,
+    }));
+    const first = await store.appendAtomically(appends);
+    const again = await store.appendAtomically(appends);
+    expect(again.map((r) => r.position.toString())).toEqual(first.map((r) => r.position.toString()));
     await store.close();
     await pool.end();
   });
