@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { PersonalDataVault, SubjectErasedError } from '../../../src/event-store/personal-data/personal-data-vault';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres-event-store';
 import { ReadingEventStore } from '../../../src/event-store/reading-event-store';
+import '../../../src/modules/users/events'; // the event types this test appends
 import { createTestDatabase, openPool, TestDatabase } from '../../support/database';
 
 describe('personal data in events (crypto-shredding)', () => {
