@@ -1,7 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { AppConfig } from '../../../config/app-config';
-import { InjectConfig } from '../../../config/config.module';
 import { EventStore } from '../../../event-store/event-store';
 import { decideOnStream, foldStream } from '../../../event-store/fold-stream';
 import { PersonalDataVault } from '../../../event-store/personal-data/personal-data-vault';
@@ -10,8 +8,8 @@ import { DomainError } from '../../../platform/errors/domain-error';
 import { isUuid } from '../../../platform/ids';
 import { vendorDecider, VendorEvent, vendorStreamId } from '../domain/vendor.decider';
 import { NO_VENDOR_PROFILE } from '../queries/vendor-directory';
-import { DnsTxtLookup, domainVerificationRecord, hasVerificationRecord } from '../verification/dns-txt-lookup';
-import { GithubOAuthClient } from '../verification/github-oauth.client';
+import { domainVerificationRecord, hasVerificationRecord } from '../domain/domain-record';
+import { DnsTxtLookup, GithubOAuth } from '../domain/ports';
 
 const GITHUB_STATE_TTL_MS = 10 * 60 * 1000;
 
@@ -32,9 +30,8 @@ export class VerificationService {
     private readonly store: EventStore,
     private readonly clock: Clock,
     private readonly dns: DnsTxtLookup,
-    private readonly github: GithubOAuthClient,
+    private readonly github: GithubOAuth,
     private readonly vault: PersonalDataVault,
-    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   /** The TXT record value to publish; asking again for the same host returns the same record. */
@@ -66,20 +63,16 @@ export class VerificationService {
 
   /** The OAuth page to send the vendor to; its `state` names the vendor and works once, for ten minutes. */
   async githubAuthorizationUrl(vendorId: string, org: string): Promise<string> {
-    if (!this.github.configured) {
-      throw new DomainError(
-        'unavailable',
-        'GitHub verification is not configured: set GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET',
-      );
-    }
     const state = `${vendorId}.${randomBytes(24).toString('base64url')}`;
+    // Built before the append: with GitHub unconfigured this is the 503, and the log records no attempt.
+    const url = this.github.authorizationUrl(state);
     await decideOnStream(this.store, vendorStreamId(vendorId), vendorDecider, {
       type: 'StartGithubVerification',
       org,
       stateHash: hashState(state),
       expiresAt: new Date(this.clock.now().getTime() + GITHUB_STATE_TTL_MS),
     });
-    return this.github.authorizationUrl(state, this.callbackUrl());
+    return url;
   }
 
   /** The OAuth callback: exchanges the code and requires an active admin membership of the claimed organization. */
@@ -108,7 +101,7 @@ export class VerificationService {
     let login: string;
     let role: string | null;
     try {
-      accessToken = await this.github.exchangeCode(code, this.callbackUrl());
+      accessToken = await this.github.exchangeCode(code);
       login = await this.github.login(accessToken);
       role = await this.github.orgRole(accessToken, org);
     } catch (error) {
@@ -164,9 +157,5 @@ export class VerificationService {
         });
       }
     }
-  }
-
-  private callbackUrl(): string {
-    return `${this.config.baseUrl}/v1/vendor/verify/github/callback`;
   }
 }
