@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ManualClock } from '../../src/platform/clock/clock';
-import { VerificationRecheck } from '../../src/modules/vendors/verification/verification-recheck';
+import { VerificationRecheckWorker } from '../../src/modules/vendors/workers/verification-recheck.worker';
 import { startTestApp, TestApp } from '../support/app';
 import { Caller, eventually, newCaller } from '../support/accounts';
 import { json } from '../support/http';
@@ -29,7 +29,7 @@ async function verification(vendor: Caller) {
   return json(response);
 }
 
-const recheck = (app: TestApp) => app.server.app.get(VerificationRecheck).runOnce();
+const recheck = (app: TestApp) => app.server.app.get(VerificationRecheckWorker).runOnce();
 
 describe('vendor verification', () => {
   let app: TestApp;

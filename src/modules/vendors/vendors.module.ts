@@ -4,18 +4,25 @@ import { APP_CONFIG } from '../../config/config.module';
 import { HttpGithubOAuth } from './adapters/http-github-oauth';
 import { ResolverDnsTxtLookup } from './adapters/resolver-dns-txt-lookup';
 import { UnconfiguredGithubOAuth } from './adapters/unconfigured-github-oauth';
-import { SigningKeysService } from './commands/signing-keys.service';
-import { VendorProfileService } from './commands/vendor-profile.service';
-import { VerificationService } from './commands/verification.service';
+import { CheckDomainHandler } from './commands/check-domain/check-domain.handler';
+import { CompleteGithubVerificationHandler } from './commands/complete-github-verification/complete-github-verification.handler';
+import { RecheckVerificationHandler } from './commands/recheck-verification/recheck-verification.handler';
+import { RegisterSigningKeyHandler } from './commands/register-signing-key/register-signing-key.handler';
+import { RequestDomainRecordHandler } from './commands/request-domain-record/request-domain-record.handler';
+import { RevokeSigningKeyHandler } from './commands/revoke-signing-key/revoke-signing-key.handler';
+import { SaveVendorProfileHandler } from './commands/save-vendor-profile/save-vendor-profile.handler';
+import { StartGithubVerificationHandler } from './commands/start-github-verification/start-github-verification.handler';
+import { DnsTxtLookup, GithubOAuth } from './domain/ports';
 import { SigningKeysController } from './http/signing-keys.controller';
 import { VendorProfileController } from './http/vendor-profile.controller';
 import { VerificationController } from './http/verification.controller';
-import { VerifyArchiveSignatureHandler } from './queries/verify-archive-signature.query';
-import { VendorDirectory } from './queries/vendor-directory';
+import { GetVendorProfileHandler } from './queries/get-vendor-profile/get-vendor-profile.handler';
+import { ListSigningKeysHandler } from './queries/list-signing-keys/list-signing-keys.handler';
+import { VerifyArchiveSignatureHandler } from './queries/verify-archive-signature/verify-archive-signature.handler';
 import { SigningKeysProjection } from './read-models/signing-keys.projection';
 import { VendorsProjection } from './read-models/vendors.projection';
-import { DnsTxtLookup, GithubOAuth } from './domain/ports';
-import { VerificationRecheck } from './verification/verification-recheck';
+import { VendorsReader } from './read-models/vendors.reader';
+import { VerificationRecheckWorker } from './workers/verification-recheck.worker';
 import './events'; // declares the module's event types before anything appends them
 
 /** GitHub over HTTP when the OAuth app's credentials are set; otherwise every GitHub step is a clear 503. */
@@ -32,19 +39,29 @@ export function dnsTxtLookupFor(config: AppConfig): DnsTxtLookup {
   return new ResolverDnsTxtLookup(config.dnsServers);
 }
 
-const commands = [VendorProfileService, SigningKeysService, VerificationService];
-const queries = [VendorDirectory, VerifyArchiveSignatureHandler];
+const controllers = [VendorProfileController, SigningKeysController, VerificationController];
+const commandHandlers = [
+  SaveVendorProfileHandler,
+  RegisterSigningKeyHandler,
+  RevokeSigningKeyHandler,
+  RequestDomainRecordHandler,
+  CheckDomainHandler,
+  StartGithubVerificationHandler,
+  CompleteGithubVerificationHandler,
+  RecheckVerificationHandler,
+];
+const queryHandlers = [GetVendorProfileHandler, ListSigningKeysHandler, VerifyArchiveSignatureHandler];
 const projections = [VendorsProjection, SigningKeysProjection];
+const readers = [VendorsReader];
 const adapters = [
   { provide: GithubOAuth, inject: [APP_CONFIG], useFactory: githubOAuthFor },
   { provide: DnsTxtLookup, inject: [APP_CONFIG], useFactory: dnsTxtLookupFor },
 ];
-const workers = [VerificationRecheck];
+const workers = [VerificationRecheckWorker];
 
 /** Vendors: profiles, verification by DNS and GitHub, release-signing keys. */
 @Module({
-  controllers: [VendorProfileController, SigningKeysController, VerificationController],
-  providers: [...commands, ...queries, ...projections, ...adapters, ...workers],
-  exports: [VendorDirectory],
+  controllers,
+  providers: [...commandHandlers, ...queryHandlers, ...projections, ...readers, ...adapters, ...workers],
 })
 export class VendorsModule {}

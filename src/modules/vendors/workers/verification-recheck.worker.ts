@@ -1,9 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
 import { Queues } from '../../../platform/queue/queues';
-import { VerificationService } from '../commands/verification.service';
-import { VendorDirectory } from '../queries/vendor-directory';
+import { RecheckVerificationCommand } from '../commands/recheck-verification/recheck-verification.command';
+import { VendorsReader } from '../read-models/vendors.reader';
 
 const QUEUE = 'vendor-verification-recheck';
 
@@ -14,13 +15,13 @@ const QUEUE = 'vendor-verification-recheck';
  * instances still run each round once.
  */
 @Injectable()
-export class VerificationRecheck implements OnApplicationBootstrap {
-  private readonly logger = new Logger(VerificationRecheck.name);
+export class VerificationRecheckWorker implements OnApplicationBootstrap {
+  private readonly logger = new Logger(VerificationRecheckWorker.name);
 
   constructor(
     private readonly queues: Queues,
-    private readonly verification: VerificationService,
-    private readonly directory: VendorDirectory,
+    private readonly commands: CommandBus,
+    private readonly vendors: VendorsReader,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -32,10 +33,10 @@ export class VerificationRecheck implements OnApplicationBootstrap {
 
   /** One round over every verified vendor; returns how many were checked. */
   async runOnce(): Promise<number> {
-    const vendorIds = await this.directory.verifiedVendorIds();
+    const vendorIds = await this.vendors.verifiedVendorIds();
     for (const vendorId of vendorIds) {
       try {
-        await this.verification.recheck(vendorId);
+        await this.commands.execute(new RecheckVerificationCommand(vendorId));
       } catch (error) {
         this.logger.warn(`verification re-check of vendor ${vendorId} failed: ${(error as Error).message}`);
       }
