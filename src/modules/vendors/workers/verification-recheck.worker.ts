@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
+import { withEventContext } from '../../../event-store/event-context';
 import { Queues } from '../../../platform/queue/queues';
 import { RecheckVerificationCommand } from '../commands/recheck-verification/recheck-verification.command';
 import { VendorsReader } from '../read-models/vendors.reader';
@@ -27,20 +29,24 @@ export class VerificationRecheckWorker implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     if (!this.config.runProcessors) return;
-    this.queues.worker(QUEUE, () => this.runOnce());
+    // Each scheduled job has its own id: the round's lapses share it as their correlation.
+    this.queues.worker(QUEUE, (job) => this.runOnce(job.id));
     this.queues.repeatEvery(QUEUE, this.config.verificationRecheckMs);
   }
 
   /** One round over every verified vendor; returns how many were checked. */
-  async runOnce(): Promise<number> {
-    const vendorIds = await this.vendors.verifiedVendorIds();
-    for (const vendorId of vendorIds) {
-      try {
-        await this.commands.execute(new RecheckVerificationCommand(vendorId));
-      } catch (error) {
-        this.logger.warn(`verification re-check of vendor ${vendorId} failed: ${(error as Error).message}`);
+  async runOnce(roundId: string = randomUUID()): Promise<number> {
+    // No request and no causing event here: the round itself starts the chain.
+    return withEventContext({ correlationId: roundId }, async () => {
+      const vendorIds = await this.vendors.verifiedVendorIds();
+      for (const vendorId of vendorIds) {
+        try {
+          await this.commands.execute(new RecheckVerificationCommand(vendorId));
+        } catch (error) {
+          this.logger.warn(`verification re-check of vendor ${vendorId} failed: ${(error as Error).message}`);
+        }
       }
-    }
-    return vendorIds.length;
+      return vendorIds.length;
+    });
   }
 }
