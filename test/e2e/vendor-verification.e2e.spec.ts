@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { EventStore } from '../../src/event-store/event-store';
+import { vendorStreamId } from '../../src/modules/vendors/domain/vendor.decider';
 import { ManualClock } from '../../src/platform/clock/clock';
-import { VerificationRecheck } from '../../src/modules/vendors/verification/verification-recheck';
+import { VerificationRecheckWorker } from '../../src/modules/vendors/workers/verification-recheck.worker';
 import { startTestApp, TestApp } from '../support/app';
 import { Caller, eventually, newCaller } from '../support/accounts';
 import { json } from '../support/http';
@@ -29,7 +31,7 @@ async function verification(vendor: Caller) {
   return json(response);
 }
 
-const recheck = (app: TestApp) => app.server.app.get(VerificationRecheck).runOnce();
+const recheck = (app: TestApp) => app.server.app.get(VerificationRecheckWorker).runOnce();
 
 describe('vendor verification', () => {
   let app: TestApp;
@@ -153,6 +155,21 @@ describe('vendor verification', () => {
         githubOrg: null,
         verified: false,
       });
+    });
+
+    it('stamps what a re-check round appends with the round as correlation', async () => {
+      const { vendor } = await domainVerifiedVendor();
+      dns.remove(HOST);
+      const roundId = `round-${randomUUID()}`;
+      await app.server.app.get(VerificationRecheckWorker).runOnce(roundId);
+
+      const history = await app.server.app.get(EventStore).readStream(vendorStreamId(vendor.userId));
+      const lapse = history.find((e) => e.type === 'VendorDomainVerificationLapsed');
+      expect(lapse?.metadata.correlationId).toBe(roundId);
+      // The request that verified it carried its own.
+      const verified = history.find((e) => e.type === 'VendorDomainVerified');
+      expect(verified?.metadata.correlationId).toEqual(expect.any(String));
+      expect(verified?.metadata.correlationId).not.toBe(roundId);
     });
 
     it('lapses when a check finds the record gone', async () => {

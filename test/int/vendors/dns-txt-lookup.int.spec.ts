@@ -1,19 +1,17 @@
 import { loadConfig } from '../../../src/config/app-config';
 import { DomainError } from '../../../src/platform/errors/domain-error';
-import {
-  DnsTxtLookup,
-  domainVerificationRecord,
-  hasVerificationRecord,
-} from '../../../src/modules/vendors/verification/dns-txt-lookup';
+import { domainVerificationRecord, hasVerificationRecord } from '../../../src/modules/vendors/domain/domain-record';
+import { DnsTxtLookup } from '../../../src/modules/vendors/domain/ports';
+import { dnsTxtLookupFor } from '../../../src/modules/vendors/vendors.module';
 import { FakeDns, startFakeDns } from '../../support/fake-dns';
 
-describe('DnsTxtLookup (real DNS over loopback)', () => {
+describe('DnsTxtLookup: the resolver adapter (real DNS over loopback)', () => {
   let dns: FakeDns;
   let lookup: DnsTxtLookup;
 
   beforeAll(async () => {
     dns = await startFakeDns();
-    lookup = new DnsTxtLookup(loadConfig({ NODE_ENV: 'test', DNS_SERVERS: dns.address }));
+    lookup = dnsTxtLookupFor(loadConfig({ NODE_ENV: 'test', DNS_SERVERS: dns.address }));
   });
   afterAll(async () => dns?.close());
 

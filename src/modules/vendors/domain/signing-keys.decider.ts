@@ -1,5 +1,6 @@
 import { Decider } from '../../../event-store/fold-stream';
 import { DomainError } from '../../../platform/errors/domain-error';
+import { VendorEvents } from '../events';
 import { SigningAlgorithm } from './signing-key';
 
 /**
@@ -10,14 +11,17 @@ import { SigningAlgorithm } from './signing-key';
 type KeyData = { vendorId: string; fingerprint: string; publicKey: string; algorithm: SigningAlgorithm };
 
 export type SigningKeyEvent =
-  | { type: 'SigningKeyRegistered'; data: KeyData & { registeredAt: string } }
-  | { type: 'SigningKeyRotated'; data: KeyData & { previousFingerprint: string; rotatedAt: string } }
-  | { type: 'SigningKeyRevoked'; data: { vendorId: string; fingerprint: string; wasActive: boolean; revokedAt: string } };
+  | { type: typeof VendorEvents.SigningKeyRegistered; data: KeyData & { registeredAt: string } }
+  | { type: typeof VendorEvents.SigningKeyRotated; data: KeyData & { previousFingerprint: string; rotatedAt: string } }
+  | {
+      type: typeof VendorEvents.SigningKeyRevoked;
+      data: { vendorId: string; fingerprint: string; wasActive: boolean; revokedAt: string };
+    };
 
 export const SIGNING_KEY_EVENT_TYPES: SigningKeyEvent['type'][] = [
-  'SigningKeyRegistered',
-  'SigningKeyRotated',
-  'SigningKeyRevoked',
+  VendorEvents.SigningKeyRegistered,
+  VendorEvents.SigningKeyRotated,
+  VendorEvents.SigningKeyRevoked,
 ];
 
 export interface SigningKeysState {
@@ -41,13 +45,13 @@ export function decideSigningKeys(command: SigningKeyCommand, state: SigningKeys
       if (!state.active)
         return [
           {
-            type: 'SigningKeyRegistered',
+            type: VendorEvents.SigningKeyRegistered,
             data: { vendorId, fingerprint, publicKey, algorithm, registeredAt: command.now.toISOString() },
           },
         ];
       return [
         {
-          type: 'SigningKeyRotated',
+          type: VendorEvents.SigningKeyRotated,
           data: {
             vendorId,
             fingerprint,
@@ -65,7 +69,7 @@ export function decideSigningKeys(command: SigningKeyCommand, state: SigningKeys
       if (seen === 'revoked') return [];
       return [
         {
-          type: 'SigningKeyRevoked',
+          type: VendorEvents.SigningKeyRevoked,
           data: {
             vendorId: command.vendorId,
             fingerprint: command.fingerprint,
@@ -80,15 +84,15 @@ export function decideSigningKeys(command: SigningKeyCommand, state: SigningKeys
 
 export function evolveSigningKeys(state: SigningKeysState, event: SigningKeyEvent): SigningKeysState {
   switch (event.type) {
-    case 'SigningKeyRegistered':
-    case 'SigningKeyRotated': {
+    case VendorEvents.SigningKeyRegistered:
+    case VendorEvents.SigningKeyRotated: {
       const seen = { ...state.seen };
       if (state.active) seen[state.active.fingerprint] = 'retired';
       seen[event.data.fingerprint] = 'active';
       const { fingerprint, publicKey, algorithm } = event.data;
       return { active: { fingerprint, publicKey, algorithm }, seen };
     }
-    case 'SigningKeyRevoked':
+    case VendorEvents.SigningKeyRevoked:
       return {
         active: state.active?.fingerprint === event.data.fingerprint ? null : state.active,
         seen: { ...state.seen, [event.data.fingerprint]: 'revoked' },

@@ -36,6 +36,9 @@ export const RESERVED_VENDOR_SLUGS = new Set([
   'www',
 ]);
 
+/** The 403 every vendor endpoint gives a user without a profile (the catalog's vendor routes too). */
+export const NO_VENDOR_PROFILE = 'This endpoint needs a vendor profile: create one with POST /v1/vendor/profile';
+
 export type VendorProfileFields = {
   slug: string;
   displayName: string;

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { Decider } from '../../../event-store/fold-stream';
 import { DomainError } from '../../../platform/errors/domain-error';
+import { VendorEvents } from '../events';
 import { checkVendorProfile, VendorProfileFields, websiteHost } from './vendor-profile';
 
 /**
@@ -9,27 +10,45 @@ import { checkVendorProfile, VendorProfileFields, websiteHost } from './vendor-p
  * rights in a code-host organization. Either proof makes it `verified`.
  */
 export type VendorEvent =
-  | { type: 'VendorProfileSaved'; data: VendorProfileFields & { vendorId: string; previousSlug: string | null; savedAt: string } }
-  | { type: 'VendorDomainChallengeIssued'; data: { vendorId: string; host: string; token: string; issuedAt: string } }
-  | { type: 'VendorDomainVerified'; data: { vendorId: string; host: string; verifiedAt: string } }
-  | { type: 'VendorDomainVerificationLapsed'; data: { vendorId: string; host: string; reason: string; lapsedAt: string } }
-  | { type: 'VendorGithubVerificationStarted'; data: { vendorId: string; org: string; stateHash: string; expiresAt: string } }
   | {
-      type: 'VendorGithubVerified';
+      type: typeof VendorEvents.VendorProfileSaved;
+      data: VendorProfileFields & { vendorId: string; previousSlug: string | null; savedAt: string };
+    }
+  | {
+      type: typeof VendorEvents.VendorDomainChallengeIssued;
+      data: { vendorId: string; host: string; token: string; issuedAt: string };
+    }
+  | { type: typeof VendorEvents.VendorDomainVerified; data: { vendorId: string; host: string; verifiedAt: string } }
+  | {
+      type: typeof VendorEvents.VendorDomainVerificationLapsed;
+      data: { vendorId: string; host: string; reason: string; lapsedAt: string };
+    }
+  | {
+      type: typeof VendorEvents.VendorGithubVerificationStarted;
+      data: { vendorId: string; org: string; stateHash: string; expiresAt: string };
+    }
+  | {
+      type: typeof VendorEvents.VendorGithubVerified;
       data: { vendorId: string; org: string; login: string; accessToken: string; verifiedAt: string };
     }
-  | { type: 'VendorGithubVerificationFailed'; data: { vendorId: string; org: string; reason: string; failedAt: string } }
-  | { type: 'VendorGithubVerificationLapsed'; data: { vendorId: string; org: string; reason: string; lapsedAt: string } };
+  | {
+      type: typeof VendorEvents.VendorGithubVerificationFailed;
+      data: { vendorId: string; org: string; reason: string; failedAt: string };
+    }
+  | {
+      type: typeof VendorEvents.VendorGithubVerificationLapsed;
+      data: { vendorId: string; org: string; reason: string; lapsedAt: string };
+    };
 
 export const VENDOR_EVENT_TYPES: VendorEvent['type'][] = [
-  'VendorProfileSaved',
-  'VendorDomainChallengeIssued',
-  'VendorDomainVerified',
-  'VendorDomainVerificationLapsed',
-  'VendorGithubVerificationStarted',
-  'VendorGithubVerified',
-  'VendorGithubVerificationFailed',
-  'VendorGithubVerificationLapsed',
+  VendorEvents.VendorProfileSaved,
+  VendorEvents.VendorDomainChallengeIssued,
+  VendorEvents.VendorDomainVerified,
+  VendorEvents.VendorDomainVerificationLapsed,
+  VendorEvents.VendorGithubVerificationStarted,
+  VendorEvents.VendorGithubVerified,
+  VendorEvents.VendorGithubVerificationFailed,
+  VendorEvents.VendorGithubVerificationLapsed,
 ];
 
 export type VendorState =
@@ -80,7 +99,7 @@ export function decideVendor(command: VendorCommand, state: VendorState): Vendor
     };
     checkVendorProfile(fields);
     const saved: VendorEvent = {
-      type: 'VendorProfileSaved',
+      type: VendorEvents.VendorProfileSaved,
       data: {
         vendorId: command.vendorId,
         ...fields,
@@ -94,7 +113,7 @@ export function decideVendor(command: VendorCommand, state: VendorState): Vendor
       return [
         saved,
         {
-          type: 'VendorDomainVerificationLapsed',
+          type: VendorEvents.VendorDomainVerificationLapsed,
           data: {
             vendorId: state.vendorId,
             host: state.domain.host,
@@ -119,26 +138,31 @@ export function decideVendor(command: VendorCommand, state: VendorState): Vendor
       if (state.domain?.host === host) return []; // the record already issued stays valid
       return [
         {
-          type: 'VendorDomainChallengeIssued',
+          type: VendorEvents.VendorDomainChallengeIssued,
           data: { vendorId, host, token: command.token, issuedAt: command.now.toISOString() },
         },
       ];
     }
     case 'ConfirmDomain':
       if (!state.domain || state.domain.host !== command.host || state.domain.verified) return [];
-      return [{ type: 'VendorDomainVerified', data: { vendorId, host: command.host, verifiedAt: command.now.toISOString() } }];
+      return [
+        {
+          type: VendorEvents.VendorDomainVerified,
+          data: { vendorId, host: command.host, verifiedAt: command.now.toISOString() },
+        },
+      ];
     case 'LapseDomain':
       if (!state.domain?.verified) return [];
       return [
         {
-          type: 'VendorDomainVerificationLapsed',
+          type: VendorEvents.VendorDomainVerificationLapsed,
           data: { vendorId, host: state.domain.host, reason: command.reason, lapsedAt: command.now.toISOString() },
         },
       ];
     case 'StartGithubVerification':
       return [
         {
-          type: 'VendorGithubVerificationStarted',
+          type: VendorEvents.VendorGithubVerificationStarted,
           data: { vendorId, org: command.org, stateHash: command.stateHash, expiresAt: command.expiresAt.toISOString() },
         },
       ];
@@ -146,7 +170,7 @@ export function decideVendor(command: VendorCommand, state: VendorState): Vendor
       const pending = usablePending(state, command.stateHash, command.now);
       return [
         {
-          type: 'VendorGithubVerified',
+          type: VendorEvents.VendorGithubVerified,
           data: {
             vendorId,
             org: pending.org,
@@ -161,7 +185,7 @@ export function decideVendor(command: VendorCommand, state: VendorState): Vendor
       const pending = usablePending(state, command.stateHash, command.now);
       return [
         {
-          type: 'VendorGithubVerificationFailed',
+          type: VendorEvents.VendorGithubVerificationFailed,
           data: { vendorId, org: pending.org, reason: command.reason, failedAt: command.now.toISOString() },
         },
       ];
@@ -170,7 +194,7 @@ export function decideVendor(command: VendorCommand, state: VendorState): Vendor
       if (!state.github?.verified) return [];
       return [
         {
-          type: 'VendorGithubVerificationLapsed',
+          type: VendorEvents.VendorGithubVerificationLapsed,
           data: { vendorId, org: state.github.org, reason: command.reason, lapsedAt: command.now.toISOString() },
         },
       ];
@@ -187,7 +211,7 @@ function usablePending(state: Extract<VendorState, { exists: true }>, stateHash:
 }
 
 export function evolveVendor(state: VendorState, event: VendorEvent): VendorState {
-  if (event.type === 'VendorProfileSaved') {
+  if (event.type === VendorEvents.VendorProfileSaved) {
     const base = state.exists ? state : { domain: null, github: null, pendingGithub: null };
     // A challenge for a host that is no longer the website's proves nothing any more.
     const host = event.data.website === null ? null : websiteHost(event.data.website);
@@ -197,22 +221,22 @@ export function evolveVendor(state: VendorState, event: VendorEvent): VendorStat
   }
   if (!state.exists) return state;
   switch (event.type) {
-    case 'VendorDomainChallengeIssued':
+    case VendorEvents.VendorDomainChallengeIssued:
       return { ...state, domain: { host: event.data.host, token: event.data.token, verified: false } };
-    case 'VendorDomainVerified':
+    case VendorEvents.VendorDomainVerified:
       return state.domain ? { ...state, domain: { ...state.domain, verified: true } } : state;
-    case 'VendorDomainVerificationLapsed':
+    case VendorEvents.VendorDomainVerificationLapsed:
       return state.domain ? { ...state, domain: { ...state.domain, verified: false } } : state;
-    case 'VendorGithubVerificationStarted':
+    case VendorEvents.VendorGithubVerificationStarted:
       return {
         ...state,
         pendingGithub: { org: event.data.org, stateHash: event.data.stateHash, expiresAt: event.data.expiresAt },
       };
-    case 'VendorGithubVerified':
+    case VendorEvents.VendorGithubVerified:
       return { ...state, pendingGithub: null, github: { org: event.data.org, verified: true } };
-    case 'VendorGithubVerificationFailed':
+    case VendorEvents.VendorGithubVerificationFailed:
       return { ...state, pendingGithub: null };
-    case 'VendorGithubVerificationLapsed':
+    case VendorEvents.VendorGithubVerificationLapsed:
       return state.github ? { ...state, github: { ...state.github, verified: false } } : state;
   }
 }

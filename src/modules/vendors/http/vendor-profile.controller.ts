@@ -1,12 +1,13 @@
 import { Body, Controller, Get, Post, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ProjectionWaiter } from '../../../projections/read-your-writes';
 import { CurrentPrincipal, Principal, RequireScope } from '../../../platform/http/access';
-import { VendorProfileService } from '../commands/vendor-profile.service';
-import { VendorDirectory, VendorProfileView } from '../queries/vendor-directory';
-import { SaveVendorProfileDto } from './vendor-profile.dto';
-import { VendorProfile } from './vendor-responses';
+import { ProjectionWaiter } from '../../../projections/read-your-writes';
+import { SaveVendorProfileCommand } from '../commands/save-vendor-profile/save-vendor-profile.command';
+import { SaveVendorProfileDto } from '../commands/save-vendor-profile/save-vendor-profile.dto';
+import { GetVendorProfileQuery, VendorProfileView } from '../queries/get-vendor-profile/get-vendor-profile.query';
+import { VendorProfile } from './vendor-profile.responses';
 
 @ApiTags('vendor')
 @ApiBearerAuth()
@@ -14,8 +15,8 @@ import { VendorProfile } from './vendor-responses';
 @Controller('v1/vendor/profile')
 export class VendorProfileController {
   constructor(
-    private readonly profiles: VendorProfileService,
-    private readonly directory: VendorDirectory,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     private readonly waiter: ProjectionWaiter,
   ) {}
 
@@ -27,21 +28,24 @@ export class VendorProfileController {
     @Body() body: SaveVendorProfileDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<VendorProfile> {
-    const { created } = await this.profiles.save(principal.userId, {
-      slug: body.slug,
-      displayName: body.displayName,
-      bio: body.bio,
-      website: body.website,
-    });
+    const { created } = await this.commands.execute(
+      new SaveVendorProfileCommand(principal.userId, {
+        slug: body.slug,
+        displayName: body.displayName,
+        bio: body.bio,
+        website: body.website,
+      }),
+    );
+    // The answer is read from the projection, so it must have applied the save first.
     await this.waiter.catchUpWithThisRequest();
     void reply.status(created ? 201 : 200);
-    return publicProfile(await this.directory.require(principal.userId));
+    return publicProfile(await this.queries.execute(new GetVendorProfileQuery(principal.userId)));
   }
 
   @Get()
   @ApiOkResponse({ type: VendorProfile })
   async get(@CurrentPrincipal() principal: Principal): Promise<VendorProfile> {
-    return publicProfile(await this.directory.require(principal.userId));
+    return publicProfile(await this.queries.execute(new GetVendorProfileQuery(principal.userId)));
   }
 }
 

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { RecordedEvent } from '../../../event-store/event-store';
 import { AsProjection, Projection } from '../../../projections/runner/processor';
 import { SIGNING_KEY_EVENT_TYPES, SigningKeyEvent } from '../domain/signing-keys.decider';
+import { VendorEvents } from '../events';
 
 /** `vendor_signing_keys` and `vendor_signing_key_log`: every key a vendor registered, and each action on them. */
 @Injectable()
@@ -13,7 +14,7 @@ export class SigningKeysProjection implements Projection {
 
   async apply(event: RecordedEvent, tx: EntityManager): Promise<void> {
     const e = event as unknown as SigningKeyEvent;
-    if (e.type === 'SigningKeyRevoked') {
+    if (e.type === VendorEvents.SigningKeyRevoked) {
       await tx.query(`UPDATE vendor_signing_keys SET status = 'revoked' WHERE vendor_id = $1 AND fingerprint = $2`, [
         e.data.vendorId,
         e.data.fingerprint,
@@ -21,7 +22,7 @@ export class SigningKeysProjection implements Projection {
       await this.log(tx, e.data.vendorId, 'revoke', e.data.fingerprint, e.data.revokedAt);
       return;
     }
-    const at = e.type === 'SigningKeyRegistered' ? e.data.registeredAt : e.data.rotatedAt;
+    const at = e.type === VendorEvents.SigningKeyRegistered ? e.data.registeredAt : e.data.rotatedAt;
     await tx.query(`UPDATE vendor_signing_keys SET status = 'retired' WHERE vendor_id = $1 AND status = 'active'`, [
       e.data.vendorId,
     ]);
@@ -29,7 +30,13 @@ export class SigningKeysProjection implements Projection {
       `INSERT INTO vendor_signing_keys (vendor_id, fingerprint, public_key, algorithm, status, created_at) VALUES ($1, $2, $3, $4, 'active', $5)`,
       [e.data.vendorId, e.data.fingerprint, e.data.publicKey, e.data.algorithm, at],
     );
-    await this.log(tx, e.data.vendorId, e.type === 'SigningKeyRegistered' ? 'register' : 'rotate', e.data.fingerprint, at);
+    await this.log(
+      tx,
+      e.data.vendorId,
+      e.type === VendorEvents.SigningKeyRegistered ? 'register' : 'rotate',
+      e.data.fingerprint,
+      at,
+    );
   }
 
   private async log(tx: EntityManager, vendorId: string, action: string, fingerprint: string, at: string): Promise<void> {

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { RecordedEvent } from '../../../event-store/event-store';
 import { AsProjection, Projection } from '../../../projections/runner/processor';
 import { VendorEvent } from '../domain/vendor.decider';
+import { VendorEvents } from '../events';
 
 /** `vendors`: profiles and their verification state. */
 @Injectable()
@@ -10,18 +11,18 @@ import { VendorEvent } from '../domain/vendor.decider';
 export class VendorsProjection implements Projection {
   readonly name = 'vendors';
   readonly eventTypes = [
-    'VendorProfileSaved',
-    'VendorDomainChallengeIssued',
-    'VendorDomainVerified',
-    'VendorDomainVerificationLapsed',
-    'VendorGithubVerified',
-    'VendorGithubVerificationLapsed',
+    VendorEvents.VendorProfileSaved,
+    VendorEvents.VendorDomainChallengeIssued,
+    VendorEvents.VendorDomainVerified,
+    VendorEvents.VendorDomainVerificationLapsed,
+    VendorEvents.VendorGithubVerified,
+    VendorEvents.VendorGithubVerificationLapsed,
   ];
 
   async apply(event: RecordedEvent, tx: EntityManager): Promise<void> {
     const e = event as unknown as VendorEvent;
     switch (e.type) {
-      case 'VendorProfileSaved':
+      case VendorEvents.VendorProfileSaved:
         await tx.query(
           `INSERT INTO vendors (id, slug, display_name, bio, website, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $6)
@@ -29,23 +30,23 @@ export class VendorsProjection implements Projection {
           [e.data.vendorId, e.data.slug, e.data.displayName, e.data.bio, e.data.website, e.data.savedAt],
         );
         return;
-      case 'VendorDomainChallengeIssued':
+      case VendorEvents.VendorDomainChallengeIssued:
         await tx.query('UPDATE vendors SET domain_host = $2, domain_token = $3, domain_verified = false WHERE id = $1', [
           e.data.vendorId,
           e.data.host,
           e.data.token,
         ]);
         return;
-      case 'VendorDomainVerified':
+      case VendorEvents.VendorDomainVerified:
         await tx.query('UPDATE vendors SET domain_verified = true WHERE id = $1', [e.data.vendorId]);
         return;
-      case 'VendorDomainVerificationLapsed':
+      case VendorEvents.VendorDomainVerificationLapsed:
         await tx.query('UPDATE vendors SET domain_verified = false WHERE id = $1', [e.data.vendorId]);
         return;
-      case 'VendorGithubVerified':
+      case VendorEvents.VendorGithubVerified:
         await tx.query('UPDATE vendors SET github_verified = true, github_org = $2 WHERE id = $1', [e.data.vendorId, e.data.org]);
         return;
-      case 'VendorGithubVerificationLapsed':
+      case VendorEvents.VendorGithubVerificationLapsed:
         await tx.query('UPDATE vendors SET github_verified = false WHERE id = $1', [e.data.vendorId]);
         return;
     }

@@ -1,38 +1,36 @@
-import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../../config/app-config';
-import { InjectConfig } from '../../../config/config.module';
 import { DomainError } from '../../../platform/errors/domain-error';
-
-export type GithubOrgRole = 'admin' | 'member';
+import { GithubOAuth, GithubOrgRole } from '../domain/ports';
 
 const TIMEOUT_MS = 5_000;
 const USER_AGENT = 'svc-marketplace';
-const NOT_CONFIGURED = 'GitHub verification is not configured: set GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET';
 
 type Json = Record<string, unknown>;
 
-/**
- * GitHub's OAuth web flow (scope read:org) and the two REST calls that prove a vendor
- * administers an organization. Access tokens and the client secret never reach an error message.
- */
-@Injectable()
-export class GithubOAuthClient {
-  constructor(@InjectConfig() private readonly config: AppConfig) {}
+export interface GithubOAuthSettings {
+  clientId: string;
+  clientSecret: string;
+  /** github.com, or a loopback stand-in in tests. */
+  oauthUrl: string;
+  apiUrl: string;
+  /** The callback registered with the OAuth app; GitHub checks the two match. */
+  redirectUri: string;
+}
 
-  get configured(): boolean {
-    return Boolean(this.config.github.clientId);
+/** GitHub over HTTPS. Access tokens and the client secret never reach an error message. */
+export class HttpGithubOAuth extends GithubOAuth {
+  constructor(private readonly settings: GithubOAuthSettings) {
+    super();
   }
 
-  authorizationUrl(state: string, redirectUri: string): string {
-    const { clientId } = this.credentials();
+  authorizationUrl(state: string): string {
+    const { clientId, redirectUri, oauthUrl } = this.settings;
     const query = new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, scope: 'read:org', state });
-    return `${this.config.github.oauthUrl}/login/oauth/authorize?${query}`;
+    return `${oauthUrl}/login/oauth/authorize?${query}`;
   }
 
-  /** Trades the code GitHub sent to the redirect URI for an access token. */
-  async exchangeCode(code: string, redirectUri: string): Promise<string> {
-    const { clientId, clientSecret } = this.credentials();
-    const response = await this.send(`${this.config.github.oauthUrl}/login/oauth/access_token`, [clientSecret], {
+  async exchangeCode(code: string): Promise<string> {
+    const { clientId, clientSecret, redirectUri, oauthUrl } = this.settings;
+    const response = await this.send(`${oauthUrl}/login/oauth/access_token`, [clientSecret], {
       method: 'POST',
       headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'User-Agent': USER_AGENT },
       body: JSON.stringify({ client_id: clientId, client_secret: clientSecret, code, redirect_uri: redirectUri }),
@@ -54,10 +52,8 @@ export class GithubOAuthClient {
     return body.access_token;
   }
 
-  /** The login of the user the token belongs to. */
   async login(accessToken: string): Promise<string> {
-    this.credentials();
-    const response = await this.send(`${this.config.github.apiUrl}/user`, [accessToken], this.apiInit(accessToken));
+    const response = await this.send(`${this.settings.apiUrl}/user`, [accessToken], apiInit(accessToken));
     if (response.status === 401) throw new DomainError('invalid', 'GitHub rejected the access token');
     if (!response.ok) throw new DomainError('unavailable', `GitHub answered ${response.status} when asked for the user`);
     const body = await readJson(response, 'the user lookup');
@@ -67,12 +63,10 @@ export class GithubOAuthClient {
     return body.login;
   }
 
-  /** The user's active role in the organization; null when not a member, pending, or the token is no longer valid. */
   async orgRole(accessToken: string, org: string): Promise<GithubOrgRole | null> {
-    this.credentials();
     if (!org.trim()) throw new DomainError('invalid', 'The GitHub organization name is empty');
-    const url = `${this.config.github.apiUrl}/user/memberships/orgs/${encodeURIComponent(org)}`;
-    const response = await this.send(url, [accessToken], this.apiInit(accessToken));
+    const url = `${this.settings.apiUrl}/user/memberships/orgs/${encodeURIComponent(org)}`;
+    const response = await this.send(url, [accessToken], apiInit(accessToken));
     // A 403 with no quota left is throttling, not an answer about membership.
     if ((response.status === 403 || response.status === 429) && response.headers.get('x-ratelimit-remaining') === '0') {
       throw new DomainError('unavailable', 'GitHub rate limit reached while checking the organization membership');
@@ -90,23 +84,6 @@ export class GithubOAuthClient {
     return body.role === 'admin' || body.role === 'member' ? body.role : null;
   }
 
-  private credentials(): { clientId: string; clientSecret: string } {
-    const { clientId, clientSecret } = this.config.github;
-    if (!clientId || !clientSecret) throw new DomainError('unavailable', NOT_CONFIGURED);
-    return { clientId, clientSecret };
-  }
-
-  private apiInit(accessToken: string): RequestInit {
-    return {
-      headers: {
-        Authorization: `Bearer ${accessToken}`,
-        Accept: 'application/vnd.github+json',
-        'X-GitHub-Api-Version': '2022-11-28',
-        'User-Agent': USER_AGENT,
-      },
-    };
-  }
-
   /** fetch with the timeout; transport failures become `unavailable`, scrubbed of the given secrets. */
   private async send(url: string, secrets: string[], init: RequestInit): Promise<Response> {
     try {
@@ -118,6 +95,17 @@ export class GithubOAuthClient {
       );
     }
   }
+}
+
+function apiInit(accessToken: string): RequestInit {
+  return {
+    headers: {
+      Authorization: `Bearer ${accessToken}`,
+      Accept: 'application/vnd.github+json',
+      'X-GitHub-Api-Version': '2022-11-28',
+      'User-Agent': USER_AGENT,
+    },
+  };
 }
 
 async function readJson(response: Response, what: string): Promise<Json> {

@@ -1,18 +1,22 @@
 import { loadConfig } from '../../../src/config/app-config';
 import { DomainError } from '../../../src/platform/errors/domain-error';
-import { GithubOAuthClient } from '../../../src/modules/vendors/verification/github-oauth.client';
+import { HttpGithubOAuth } from '../../../src/modules/vendors/adapters/http-github-oauth';
+import { UnconfiguredGithubOAuth } from '../../../src/modules/vendors/adapters/unconfigured-github-oauth';
+import { GithubOAuth } from '../../../src/modules/vendors/domain/ports';
+import { githubOAuthFor } from '../../../src/modules/vendors/vendors.module';
 import { FakeGithub, startFakeGithub } from '../../support/fake-github';
 
 const CLIENT_ID = 'Iv1.test-client';
 const CLIENT_SECRET = 'shh-test-secret-0123456789';
-const REDIRECT = 'http://localhost:3000/v1/vendors/verification/github/callback';
+const BASE_URL = 'http://localhost:3000';
+const REDIRECT = `${BASE_URL}/v1/vendor/verify/github/callback`;
 
-describe('GithubOAuthClient (real HTTP against a loopback GitHub)', () => {
+describe('GithubOAuth adapters (real HTTP against a loopback GitHub)', () => {
   let github: FakeGithub;
 
-  const clientWith = (env: Record<string, string>) =>
-    new GithubOAuthClient(loadConfig({ NODE_ENV: 'test', GITHUB_OAUTH_URL: github.url, GITHUB_API_URL: github.url, ...env }));
-  let client: GithubOAuthClient;
+  const clientWith = (env: Record<string, string>, url = github.url) =>
+    githubOAuthFor(loadConfig({ NODE_ENV: 'test', BASE_URL, GITHUB_OAUTH_URL: url, GITHUB_API_URL: url, ...env }));
+  let client: GithubOAuth;
 
   beforeAll(async () => {
     github = await startFakeGithub({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
@@ -33,8 +37,8 @@ describe('GithubOAuthClient (real HTTP against a loopback GitHub)', () => {
   };
 
   it('builds the authorize URL with the client id, redirect, read:org scope and state', () => {
-    expect(client.configured).toBe(true);
-    const url = new URL(client.authorizationUrl('state-123', REDIRECT));
+    expect(client).toBeInstanceOf(HttpGithubOAuth);
+    const url = new URL(client.authorizationUrl('state-123'));
 
     expect(`${url.origin}${url.pathname}`).toBe(`${github.url}/login/oauth/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
@@ -49,7 +53,7 @@ describe('GithubOAuthClient (real HTTP against a loopback GitHub)', () => {
   it('exchanges a code once, then reads the login and org roles with the token', async () => {
     const code = github.authorize('octo-admin', { 'acme-tools': 'admin', 'other-org': 'member' });
 
-    const token = await client.exchangeCode(code, REDIRECT);
+    const token = await client.exchangeCode(code);
 
     expect(token).toMatch(/^gho_/);
     expect(await client.login(token)).toBe('octo-admin');
@@ -59,7 +63,7 @@ describe('GithubOAuthClient (real HTTP against a loopback GitHub)', () => {
     expect(await client.orgRole(token, 'unrelated-org')).toBeNull();
     expect(await client.orgRole(token, 'weird/org name')).toBeNull(); // encoded into one path segment
 
-    const reused = await failure(client.exchangeCode(code, REDIRECT), code, token);
+    const reused = await failure(client.exchangeCode(code), code, token);
     expect(reused.code).toBe('invalid');
     expect(reused.message).toBe('GitHub refused the authorization code: The code passed is incorrect or expired.');
 
@@ -67,7 +71,7 @@ describe('GithubOAuthClient (real HTTP against a loopback GitHub)', () => {
   });
 
   it('sees membership changes and revoked tokens as they happen', async () => {
-    const token = await client.exchangeCode(github.authorize('octo-member', { 'acme-tools': 'member' }), REDIRECT);
+    const token = await client.exchangeCode(github.authorize('octo-member', { 'acme-tools': 'member' }));
     expect(await client.orgRole(token, 'acme-tools')).toBe('member');
 
     github.setMemberships('octo-member', { 'acme-tools': 'admin' });
@@ -80,7 +84,7 @@ describe('GithubOAuthClient (real HTTP against a loopback GitHub)', () => {
   });
 
   it('refuses an unknown code', async () => {
-    const error = await failure(client.exchangeCode('never-issued', REDIRECT));
+    const error = await failure(client.exchangeCode('never-issued'));
     expect(error.code).toBe('invalid');
   });
 
@@ -89,41 +93,33 @@ describe('GithubOAuthClient (real HTTP against a loopback GitHub)', () => {
     const wrong = clientWith({ GITHUB_CLIENT_ID: CLIENT_ID, GITHUB_CLIENT_SECRET: wrongSecret });
     const code = github.authorize('octo-admin', { 'acme-tools': 'admin' });
 
-    const error = await failure(wrong.exchangeCode(code, REDIRECT), wrongSecret, code);
+    const error = await failure(wrong.exchangeCode(code), wrongSecret, code);
 
     expect(error.code).toBe('unavailable');
     expect(error.message).toContain('client credentials');
     // The code was not spent by the failed attempt.
-    expect(await client.exchangeCode(code, REDIRECT)).toMatch(/^gho_/);
+    expect(await client.exchangeCode(code)).toMatch(/^gho_/);
   });
 
   it('reports an unreachable GitHub as unavailable', async () => {
     const closed = await startFakeGithub({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
     const url = closed.url;
     await closed.close();
-    const offline = new GithubOAuthClient(
-      loadConfig({
-        NODE_ENV: 'test',
-        GITHUB_CLIENT_ID: CLIENT_ID,
-        GITHUB_CLIENT_SECRET: CLIENT_SECRET,
-        GITHUB_OAUTH_URL: url,
-        GITHUB_API_URL: url,
-      }),
-    );
+    const offline = clientWith({ GITHUB_CLIENT_ID: CLIENT_ID, GITHUB_CLIENT_SECRET: CLIENT_SECRET }, url);
 
-    const exchange = await failure(offline.exchangeCode('some-code', REDIRECT));
+    const exchange = await failure(offline.exchangeCode('some-code'));
     expect(exchange.code).toBe('unavailable');
     expect(exchange.message).toMatch(/unreachable.*ECONNREFUSED/);
     const role = await failure(offline.orgRole('gho_secret-token', 'acme-tools'), 'gho_secret-token');
     expect(role.code).toBe('unavailable');
   });
 
-  it('is off without a client id', async () => {
+  it('is off without a client id: every step answers unavailable, naming the variables', async () => {
     const off = clientWith({});
-    expect(off.configured).toBe(false);
+    expect(off).toBeInstanceOf(UnconfiguredGithubOAuth);
     const message = 'GitHub verification is not configured: set GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET';
-    expect(() => off.authorizationUrl('s', REDIRECT)).toThrow(message);
-    for (const call of [off.exchangeCode('c', REDIRECT), off.login('t'), off.orgRole('t', 'acme-tools')]) {
+    expect(() => off.authorizationUrl('s')).toThrow(message);
+    for (const call of [off.exchangeCode('c'), off.login('t'), off.orgRole('t', 'acme-tools')]) {
       const error = await failure(call);
       expect(error).toMatchObject({ code: 'unavailable', message });
     }

@@ -1,5 +1,5 @@
 import { IsOptional, IsString, IsUrl, Length, Matches, MaxLength } from 'class-validator';
-import { VENDOR_SLUG } from '../domain/vendor-profile';
+import { VENDOR_SLUG } from '../../domain/vendor-profile';
 
 export class SaveVendorProfileDto {
   /** 2-32 lowercase letters, digits or hyphens; not starting or ending with a hyphen. Unique across vendors. */
@@ -27,16 +27,4 @@ export class SaveVendorProfileDto {
   )
   @MaxLength(2048)
   website?: string | null;
-}
-
-export class RegisterSigningKeyDto {
-  /** PEM "PUBLIC KEY" (SubjectPublicKeyInfo) of an Ed25519 or ECDSA P-256 key. */
-  @IsString()
-  @MaxLength(4096)
-  publicKey: string;
-
-  /** Lowercase hex SHA-256 of the key's DER-encoded SubjectPublicKeyInfo. */
-  @IsString()
-  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'fingerprint must be 64 hex characters (SHA-256 of the DER SubjectPublicKeyInfo)' })
-  fingerprint: string;
 }

@@ -1,36 +1,21 @@
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
-import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../../../config/app-config';
-import { InjectConfig } from '../../../config/config.module';
 import { DomainError } from '../../../platform/errors/domain-error';
-
-const VERIFICATION_PREFIX = 'svc-verify=';
-
-/** The TXT record a vendor publishes on its website's host to prove it controls the domain. */
-export function domainVerificationRecord(token: string): string {
-  return `${VERIFICATION_PREFIX}${token}`;
-}
-
-export function hasVerificationRecord(records: string[], token: string): boolean {
-  const expected = domainVerificationRecord(token);
-  return records.some((record) => record.trim() === expected);
-}
+import { DnsTxtLookup } from '../domain/ports';
 
 // The name (or the asked type) does not exist: an answer, not a failure.
 const NO_RECORD_CODES = new Set<string>([dns.NOTFOUND, dns.NODATA]);
 
-/** Reads TXT records through the configured DNS servers (or the system's). */
-@Injectable()
-export class DnsTxtLookup {
+/** TXT lookups through Node's resolver: the given servers (`host` or `host:port`), or the system's when none. */
+export class ResolverDnsTxtLookup extends DnsTxtLookup {
   private readonly resolver: dns.Resolver;
 
-  constructor(@InjectConfig() config: AppConfig) {
+  constructor(servers: string[]) {
+    super();
     this.resolver = new dns.Resolver({ timeout: 2000, tries: 2 });
-    if (config.dnsServers.length > 0) this.resolver.setServers(config.dnsServers);
+    if (servers.length > 0) this.resolver.setServers(servers);
   }
 
-  /** Each record's character-strings joined into one string; [] when the host has none. */
   async txtRecords(host: string): Promise<string[]> {
     const name = normalizeHost(host);
     try {
