@@ -117,6 +117,19 @@ export class EventStoreUnavailableError extends Error {
   }
 }
 
+/** An event holding text no store can keep (U+0000, a lone surrogate): refused before anything is written. */
+export class UnstorableEventError extends Error {
+  constructor(
+    readonly eventType: string,
+    /** Where in the payload, e.g. `name` or `tags[2]`. */
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super(`${path} ${problem}`);
+    this.name = 'UnstorableEventError';
+  }
+}
+
 export function completeMetadata(metadata: Partial<EventMetadata> | undefined, now: Date): EventMetadata {
   return { schemaVersion: 1, ...metadata, occurredAt: metadata?.occurredAt ?? now.toISOString() };
 }

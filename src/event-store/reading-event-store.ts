@@ -9,12 +9,13 @@ import {
   RecordedEvent,
   StreamAppend,
   SubscribeOptions,
+  UnstorableEventError,
   Subscription,
 } from './event-store';
 import { PersonalDataVault } from './personal-data/personal-data-vault';
 import { EventCatalogue } from './event-catalogue';
 import { currentContextMetadata } from './event-context';
-import { DomainError } from '../platform/errors/domain-error';
+import { findUnstorableText } from '../platform/text/text-rules';
 import { recordWrite } from './write-tracker';
 
 /**
@@ -85,22 +86,14 @@ export class ReadingEventStore extends EventStore {
 
 /** Refuses undeclared types and fills the envelope: schema version from the catalogue, cause from the context. */
 function prepareForAppend(events: NewEvent[]): NewEvent[] {
-  refuseNulCharacters(events);
+  // Whatever path input came by, text no store can keep fails the whole append before it is written.
+  for (const event of events) {
+    const unstorable = findUnstorableText(event.data);
+    if (unstorable) throw new UnstorableEventError(event.type, unstorable.path, unstorable.problem);
+  }
   const context = currentContextMetadata();
   return events.map((event) => ({
     ...event,
     metadata: { ...context, schemaVersion: EventCatalogue.schemaVersionOf(event.type), ...event.metadata },
   }));
-}
-
-/** PostgreSQL cannot store U+0000 in text or jsonb; user input carrying it is refused here, whatever path it came by. */
-function refuseNulCharacters(events: NewEvent[]): void {
-  const check = (value: unknown): void => {
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) throw new DomainError('invalid', 'Text must not contain NUL (U+0000) characters');
-    } else if (Array.isArray(value)) value.forEach(check);
-    else if (value !== null && typeof value === 'object')
-      for (const [key, item] of Object.entries(value)) (check(key), check(item));
-  };
-  for (const event of events) check(event.data);
 }

@@ -1,6 +1,11 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DuplicateEventIdError, EventStoreUnavailableError, WrongExpectedVersionError } from '../../event-store/event-store';
+import {
+  DuplicateEventIdError,
+  EventStoreUnavailableError,
+  UnstorableEventError,
+  WrongExpectedVersionError,
+} from '../../event-store/event-store';
 import { DomainError, DomainErrorCode } from '../errors/domain-error';
 
 const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
@@ -30,6 +35,7 @@ export function toErrorResponse(error: unknown, logger: Logger, request?: Fastif
   if (error instanceof DomainError) {
     return { status: STATUS_BY_CODE[error.code], body: { ...error.details, message: error.message } };
   }
+  if (error instanceof UnstorableEventError) return { status: 400, body: { message: error.message } };
   // A concurrent change won the race; the caller may retry with fresh state.
   if (error instanceof WrongExpectedVersionError || error instanceof DuplicateEventIdError) {
     return { status: 409, body: { message: 'The resource was changed concurrently; retry the request' } };
@@ -56,7 +62,7 @@ export function toErrorResponse(error: unknown, logger: Logger, request?: Fastif
   }
   // A safety net behind the input checks: text PostgreSQL cannot store is the caller's input, not our failure.
   const sqlState = (error as { code?: unknown })?.code;
-  if (sqlState === '22P05' || sqlState === '22021') {
+  if (sqlState === '22P05' || sqlState === '22021' || sqlState === '22P02') {
     return { status: 400, body: { message: 'The request contains characters that cannot be stored' } };
   }
   // Errors raised by Fastify and its plugins (bad JSON, body too large, rate limit) carry a 4xx statusCode.

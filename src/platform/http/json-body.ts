@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
+import { findUnstorableText } from '../text/text-rules';
 
 /** Deeper bodies are refused before validation, whose recursion they would exhaust. */
 export const MAX_JSON_DEPTH = 32;
@@ -8,24 +9,37 @@ class BadJsonBody extends Error {
   readonly statusCode = 400;
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * Parses JSON bodies like Fastify's default (prototype-poisoning keys refused),
- * and additionally refuses absurd nesting with a 400.
+ * and additionally refuses, each with a 400 that says what is wrong: bytes
+ * that are not UTF-8, absurd nesting, and text no store can keep (U+0000, lone
+ * surrogates), naming the field. So no route, present or future, passes such
+ * text on to a decision or the log.
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
-    if (text.length === 0) return done(null, undefined);
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    const bytes = body as Buffer;
+    if (bytes.length === 0) return done(null, undefined);
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      return done(new BadJsonBody('Request body is not valid UTF-8'));
+    }
     if (nestingDepth(text) > MAX_JSON_DEPTH)
       return done(new BadJsonBody(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`));
-    // PostgreSQL text cannot hold U+0000.
-    if (text.includes('\\u0000')) return done(new BadJsonBody('Request body must not contain NUL (\\u0000) characters'));
+    let parsed: unknown;
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
     } catch {
-      done(new BadJsonBody('Request body is not valid JSON'));
+      return done(new BadJsonBody('Request body is not valid JSON'));
     }
+    const unstorable = findUnstorableText(parsed);
+    if (unstorable) return done(new BadJsonBody(`${unstorable.path} ${unstorable.problem}`));
+    done(null, parsed);
   });
 }
 
