@@ -283,7 +283,9 @@ describe('GET /v1/search while the catalogue changes', () => {
   it('schedules the pruning and the verification re-checks as repeating jobs', async () => {
     const queues = app.server.app.get(Queues);
     for (const name of ['search-history-pruning', 'vendor-verification-recheck']) {
-      const scheduler = await eventually(() => queues.queue(name).getJobScheduler(name));
+      const scheduler = await eventually(async () => (await queues.queue(name).getJobScheduler(name)) ?? false, {
+        description: `the ${name} job scheduler`,
+      });
       expect(scheduler).toMatchObject({ key: name });
     }
   });
