@@ -323,13 +323,10 @@ describe('GET /v1/search result cache', () => {
         (await json(await fetch(`${reader.url}/v1/search?q=first or second`))).results.map((r: { slug: string }) => r.slug);
       expect(await slugs()).toEqual(['first']);
       await seed.listing({ vendor, slug: 'second' });
-      const deadline = Date.now() + 5_000;
-      let seen: string[] = [];
-      while (Date.now() < deadline && seen.length < 2) {
-        seen = await slugs();
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(seen.sort()).toEqual(['first', 'second']);
+      await eventually(async () => expect((await slugs()).sort()).toEqual(['first', 'second']), {
+        timeoutMs: 5_000,
+        description: 'the other instance to show the new listing',
+      });
     } finally {
       await reader.close();
       await writer.close();

@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config/app-config';
 import { runProjectionsCli } from '../../src/projections/cli/projections-cli';
 import { startTestApp, TestApp } from '../support/app';
 import { openPool } from '../support/database';
+import { eventually } from '../support/eventually';
 import { json } from '../support/http';
 
 const root = path.resolve(__dirname, '../..');
@@ -32,11 +33,11 @@ describe('users and operator commands', () => {
       headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
-  const untilAuthenticated = async (token: string) => {
-    const deadline = Date.now() + 10_000;
-    while ((await call('GET', '/v1/users/me', token)).status === 401 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 25));
-  };
+  const untilAuthenticated = (token: string) =>
+    eventually(async () => (await call('GET', '/v1/users/me', token)).status !== 401, {
+      intervalMs: 25,
+      description: 'the new token to authenticate',
+    });
 
   it('creates users and first tokens from the command line, printing only the id or the token', async () => {
     const email = `grace-${randomUUID()}@example.com`;
