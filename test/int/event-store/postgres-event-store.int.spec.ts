@@ -233,15 +233,38 @@ describe('PostgreSQL event store', () => {
       const busyStreams = Array.from({ length: 6 }, () => `group-busy-${randomUUID()}`);
       await Promise.all([id, ...busyStreams].map((stream) => store.append(stream, one(), 'no_stream')));
       const events = one('X', randomUUID());
-      const busy = busyStreams.map((stream) => store.append(stream, one(), 'any'));
-      const [first, again, ...others] = await Promise.all([
-        store.append(id, events, 'any'),
-        store.append(id, events, 'any'),
-        ...busy,
-      ]);
-      expect(again.position.toString()).toBe(first.position.toString());
-      expect(others.some((o) => o.position.commit === first.position.commit)).toBe(true);
-      expect(await store.readStream(id)).toHaveLength(2);
+      // An uncommitted row with the same event id stalls the first attempt mid-commit, holding its head:
+      // a unique index waits for the transaction that wrote the key.
+      const holder = await pool.connect();
+      try {
+        const [{ pid: holderPid }] = (await holder.query('SELECT pg_backend_pid() AS pid')).rows;
+        await holder.query('BEGIN');
+        await holder.query(
+          `INSERT INTO events (event_id, stream_id, revision, type, data, metadata) VALUES ($1, $2, 0, 'X', '{}', '{}')`,
+          [events[0].eventId, `group-holder-${randomUUID()}`],
+        );
+        const busy = busyStreams.map((stream) => store.append(stream, one(), 'any'));
+        const appends = Promise.all([store.append(id, events, 'any'), store.append(id, events, 'any'), ...busy]);
+        await eventually(
+          async () => {
+            const { rows } = await pool.query(
+              `SELECT 1 FROM pg_stat_activity retry
+                 JOIN pg_stat_activity first ON first.pid = ANY(pg_blocking_pids(retry.pid))
+                WHERE $1 = ANY(pg_blocking_pids(first.pid))`,
+              [holderPid],
+            );
+            return rows.length > 0;
+          },
+          { intervalMs: 10, description: 'the retry to wait on the stalled first attempt' },
+        );
+        await holder.query('ROLLBACK');
+        const [first, again, ...others] = await appends;
+        expect(again.position.toString()).toBe(first.position.toString());
+        expect(others.some((o) => o.position.commit === first.position.commit)).toBe(true);
+        expect(await store.readStream(id)).toHaveLength(2);
+      } finally {
+        holder.release();
+      }
       await store.close();
       await pool.end();
     });
