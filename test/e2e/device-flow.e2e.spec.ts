@@ -6,6 +6,7 @@ import { ManualClock } from '../../src/platform/clock/clock';
 import { registerUser } from '../support/accounts';
 import { startTestApp, TestApp } from '../support/app';
 import { openPool } from '../support/database';
+import { eventually } from '../support/eventually';
 import { json } from '../support/http';
 
 describe('device authorization flow', () => {
@@ -18,9 +19,10 @@ describe('device authorization flow', () => {
     app = await startTestApp({ clock, env: { WEB_URL: 'https://web.example.com' } });
     approverId = await registerUser(app, `approver-${randomUUID()}@example.com`, 'Approver');
     approver = await app.server.app.get(CommandBus).execute(new IssueTokenCommand(approverId, 'browser', [...SCOPES], 'admin'));
-    const deadline = Date.now() + 10_000;
-    while ((await post('/v1/auth/tokens', undefined, approver.token)).status === 401 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 25));
+    await eventually(async () => (await post('/v1/auth/tokens', undefined, approver.token)).status !== 401, {
+      intervalMs: 25,
+      description: "the approver's token to authenticate",
+    });
   });
   afterAll(async () => app?.close());
 
@@ -82,22 +84,16 @@ describe('device authorization flow', () => {
 
     // Server-side audit of all of it, failed attempt included; no route serves it, and no secret is in it.
     const pool = openPool(app.db.url, 1);
-    const deadline = Date.now() + 10_000;
-    let kinds: string[] = [];
-    while (Date.now() < deadline) {
-      const { rows } = await pool.query('SELECT kind FROM auth_audit ORDER BY id');
-      kinds = rows.map((r) => r.kind);
-      if (
-        ['token_issued', 'device_approved', 'device_sign_in', 'token_revoked', 'authentication_failed'].every((k) =>
-          kinds.includes(k),
-        )
-      )
-        break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    expect(new Set(kinds)).toEqual(
-      new Set(['token_issued', 'device_approved', 'device_sign_in', 'token_revoked', 'authentication_failed']),
+    const audited = ['token_issued', 'device_approved', 'device_sign_in', 'token_revoked', 'authentication_failed'];
+    const kinds = await eventually(
+      async () => {
+        const { rows } = await pool.query('SELECT kind FROM auth_audit ORDER BY id');
+        const kinds: string[] = rows.map((r) => r.kind);
+        return audited.every((k) => kinds.includes(k)) && kinds;
+      },
+      { intervalMs: 25, description: 'every step in the audit' },
     );
+    expect(new Set(kinds)).toEqual(new Set(audited));
     const { rows } = await pool.query('SELECT t::text AS row FROM auth_audit t');
     await pool.end();
     expect(rows.map((r) => r.row).join('\n')).not.toContain(first.token);

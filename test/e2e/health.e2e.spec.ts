@@ -1,5 +1,6 @@
 import { startTestApp, TestApp } from '../support/app';
 import { withAdmin } from '../support/database';
+import { eventually } from '../support/eventually';
 import { json } from '../support/http';
 
 describe('GET /health when a dependency is down', () => {
@@ -28,13 +29,11 @@ describe('GET /health when a dependency is down', () => {
       expect(await json(down)).toMatchObject({ ok: false, status: 'degraded' });
 
       await withAdmin((admin) => admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`));
-      const deadline = Date.now() + 15_000;
-      let status = 0;
-      while (status !== 200 && Date.now() < deadline) {
-        status = (await fetch(`${app.url}/health`)).status;
-        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
-      }
-      expect(status).toBe(200);
+      await eventually(async () => expect((await fetch(`${app.url}/health`)).status).toBe(200), {
+        timeoutMs: 15_000,
+        intervalMs: 200,
+        description: '/health to recover',
+      });
     } finally {
       await withAdmin((admin) => admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`)).catch(() => undefined);
       await app.close();

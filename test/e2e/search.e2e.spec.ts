@@ -283,7 +283,9 @@ describe('GET /v1/search while the catalogue changes', () => {
   it('schedules the pruning and the verification re-checks as repeating jobs', async () => {
     const queues = app.server.app.get(Queues);
     for (const name of ['search-history-pruning', 'vendor-verification-recheck']) {
-      const scheduler = await eventually(() => queues.queue(name).getJobScheduler(name));
+      const scheduler = await eventually(async () => (await queues.queue(name).getJobScheduler(name)) ?? false, {
+        description: `the ${name} job scheduler`,
+      });
       expect(scheduler).toMatchObject({ key: name });
     }
   });
@@ -321,13 +323,10 @@ describe('GET /v1/search result cache', () => {
         (await json(await fetch(`${reader.url}/v1/search?q=first or second`))).results.map((r: { slug: string }) => r.slug);
       expect(await slugs()).toEqual(['first']);
       await seed.listing({ vendor, slug: 'second' });
-      const deadline = Date.now() + 5_000;
-      let seen: string[] = [];
-      while (Date.now() < deadline && seen.length < 2) {
-        seen = await slugs();
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(seen.sort()).toEqual(['first', 'second']);
+      await eventually(async () => expect((await slugs()).sort()).toEqual(['first', 'second']), {
+        timeoutMs: 5_000,
+        description: 'the other instance to show the new listing',
+      });
     } finally {
       await reader.close();
       await writer.close();

@@ -6,6 +6,7 @@ import { generateApiToken, Scope, SCOPES } from '../../src/modules/auth/domain/a
 import { registerUser } from '../support/accounts';
 import { startTestApp, TestApp } from '../support/app';
 import { openPool } from '../support/database';
+import { eventually } from '../support/eventually';
 import { json } from '../support/http';
 import { AccessFeatureModule } from '../support/whoami-feature';
 
@@ -23,14 +24,7 @@ describe('token guard', () => {
     commands.execute(new IssueTokenCommand(userId, 'test', scopes, 'admin', { expiresInDays }));
   const get = (path: string, token?: string) =>
     fetch(`${app.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  /** Commands outside a request do not wait for projections; the guard reads one. */
-  const eventually = async (check: () => Promise<boolean>) => {
-    const deadline = Date.now() + 10_000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  };
+  // Commands outside a request do not wait for projections, and the guard reads one: so tokens are awaited.
 
   it('answers 401 with a message for a missing, malformed, mistyped or unknown token', async () => {
     const { token } = await issue(await registerUser(app), [...SCOPES]);

@@ -4,6 +4,7 @@ import { IssuedToken, IssueTokenCommand } from '../../src/modules/auth/commands/
 import { isWellFormedApiToken, SCOPES } from '../../src/modules/auth/domain/api-token';
 import { registerUser } from '../support/accounts';
 import { startTestApp, TestApp } from '../support/app';
+import { eventually } from '../support/eventually';
 import { json } from '../support/http';
 
 describe('API token endpoints', () => {
@@ -17,9 +18,10 @@ describe('API token endpoints', () => {
     userId = await registerUser(app);
     owner = await commands.execute(new IssueTokenCommand(userId, 'first', [...SCOPES], 'admin'));
     // Outside a request nothing waits for the projection; wait here once.
-    const deadline = Date.now() + 10_000;
-    while ((await call('GET', '/v1/auth/tokens', owner.token)).status !== 200 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 25));
+    await eventually(async () => (await call('GET', '/v1/auth/tokens', owner.token)).status === 200, {
+      intervalMs: 25,
+      description: "the owner's token to authenticate",
+    });
   });
   afterAll(async () => app?.close());
 
@@ -126,14 +128,14 @@ describe('API token endpoints', () => {
   });
 
   it('keeps lastUsedAt current (recorded at most once a minute per token)', async () => {
-    const deadline = Date.now() + 10_000;
-    let lastUsedAt: string | null = null;
-    while (!lastUsedAt && Date.now() < deadline) {
-      const { tokens } = await json(await call('GET', '/v1/auth/tokens', owner.token));
-      lastUsedAt = tokens.find((t: { id: string }) => t.id === owner.tokenId).lastUsedAt;
-      if (!lastUsedAt) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(Date.now() - Date.parse(lastUsedAt!)).toBeLessThan(60_000);
+    const lastUsedAt: string = await eventually(
+      async () => {
+        const { tokens } = await json(await call('GET', '/v1/auth/tokens', owner.token));
+        return tokens.find((t: { id: string }) => t.id === owner.tokenId).lastUsedAt ?? false;
+      },
+      { description: 'lastUsedAt to be recorded' },
+    );
+    expect(Date.now() - Date.parse(lastUsedAt)).toBeLessThan(60_000);
   });
 
   it('needs a token for every endpoint', async () => {

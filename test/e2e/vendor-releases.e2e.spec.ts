@@ -117,7 +117,13 @@ describe('vendors and releases', () => {
   const upload = (caller: Caller, archive: Buffer, fields: Record<string, string> = { priceCents: '0' }) =>
     caller.call('POST', '/v1/vendor/releases', uploadForm(archive, fields));
   const scanned = async (id: string) =>
-    eventually(async () => ((await release(id))?.scan_status !== 'pending' ? release(id) : null));
+    eventually(
+      async () => {
+        const row = await release(id);
+        return row && row.scan_status !== 'pending' ? row : false;
+      },
+      { description: `release ${id} to be scanned` },
+    );
 
   it('refuses what is not a valid package with a 4xx naming the problem', async () => {
     const cases: [Promise<Response>, number, RegExp][] = [
@@ -262,7 +268,7 @@ describe('vendors and releases', () => {
     expect(await json(early)).toEqual({ ok: true, version: '1.0.0' });
     const listing = await eventually(async () => {
       const response = await fetch(`${app.url}/v1/listings/acme/eager`);
-      return response.status === 200 ? json(response) : null;
+      return response.status === 200 ? json(response) : false;
     });
     expect(listing).toMatchObject({ status: 'published', latestVersion: '1.0.0' });
   });

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { isAlive } from '../../src/platform/database/embedded-postgres';
+import { eventually } from '../support/eventually';
 
 const root = path.resolve(__dirname, '../..');
 const main = path.join(root, 'dist/main.js');
@@ -45,14 +46,16 @@ describe('zero-configuration start', () => {
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
 
-    let response: Response | undefined;
-    const deadline = Date.now() + 90_000;
-    while (Date.now() < deadline && child.exitCode === null) {
-      response = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
-      if (response) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    if (!response) throw new Error(`the server did not answer:\n${output}`);
+    // Until it answers, or stops: a server that exited fails at once rather than at the deadline.
+    const stopped = () => child!.exitCode !== null || child!.signalCode !== null;
+    const response = await eventually(async () => stopped() || (await fetch(`http://127.0.0.1:${port}/health`)), {
+      timeoutMs: 90_000,
+      intervalMs: 250,
+      description: 'the server to answer',
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}\n${output}`, { cause: error });
+    });
+    if (response === true) throw new Error(`the server stopped before it answered:\n${output}`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true, version: expect.any(String), status: 'healthy' });
     expect(output).toContain('embedded PostgreSQL');

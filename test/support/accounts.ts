@@ -4,6 +4,10 @@ import { IssueTokenCommand } from '../../src/modules/auth/commands/issue-token/i
 import { Scope, SCOPES } from '../../src/modules/auth/domain/api-token';
 import { RegisterUserCommand } from '../../src/modules/users/commands/register-user/register-user.command';
 import { TestApp } from './app';
+import { eventually } from './eventually';
+
+// Re-exported: tests have long imported it from here.
+export { eventually };
 
 export interface Caller {
   userId: string;
@@ -26,9 +30,10 @@ export async function newCaller(app: TestApp, scopes: Scope[] = [...SCOPES]): Pr
   const userId = await registerUser(app);
   const { token } = await app.server.app.get(CommandBus).execute(new IssueTokenCommand(userId, 'test', scopes, 'admin'));
   const caller = callerFor(app, userId, token);
-  const deadline = Date.now() + 10_000;
-  while ((await caller.call('GET', '/v1/auth/tokens')).status === 401 && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 25));
+  await eventually(async () => (await caller.call('GET', '/v1/auth/tokens')).status !== 401, {
+    intervalMs: 25,
+    description: `the token of user ${userId} to authenticate`,
+  });
   return caller;
 }
 
@@ -48,15 +53,4 @@ export function callerFor(app: TestApp, userId: string, token: string): Caller {
       });
     },
   };
-}
-
-/** Polls `probe` until it returns a value, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

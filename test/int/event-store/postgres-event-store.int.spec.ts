@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppendResult, DuplicateEventIdError, WrongExpectedVersionError } from '../../../src/event-store/event-store';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres-event-store';
 import { createTestDatabase, openPool, TestDatabase } from '../../support/database';
+import { eventually } from '../../support/eventually';
 import { eventStoreContract } from './event-store.contract';
 
 describe('PostgreSQL event store', () => {
@@ -84,12 +85,26 @@ describe('PostgreSQL event store', () => {
   });
 
   it('wakes a subscriber in another process through NOTIFY', async () => {
+    // The reader's own name, so its LISTEN session can be told from other stores' in pg_stat_activity.
+    const readerName = `notify-reader-${randomUUID()}`;
+    const readerUrl = new URL(db.url);
+    readerUrl.searchParams.set('application_name', readerName);
     const writerPool = openPool(db.url, 2);
-    const readerPool = openPool(db.url, 2);
+    const readerPool = openPool(readerUrl.toString(), 2);
     const writer = new PostgresEventStore(writerPool);
     const reader = new PostgresEventStore(readerPool);
     const after = (await reader.headPosition()) ?? undefined;
     const id = `notify-${randomUUID()}`;
+    // The reader's reads, timed: one that follows the one before sooner than the poll interval was woken.
+    const reads: { start: number; end: number }[] = [];
+    const readAll = reader.readAll.bind(reader);
+    jest.spyOn(reader, 'readAll').mockImplementation(async (options) => {
+      const start = Date.now();
+      const events = await readAll(options);
+      reads.push({ start, end: Date.now() });
+      return events;
+    });
+    const pauseBefore = (i: number) => reads[i].start - reads[i - 1].end;
     const seen = new Promise<string>((resolve) => {
       const subscription = reader.subscribe({
         after,
@@ -102,10 +117,25 @@ describe('PostgreSQL event store', () => {
         },
       });
     });
-    // Let the subscriber drain and go idle (its poll interval grows to a second).
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Append once the reader listens (a NOTIFY sent before its LISTEN is lost) and its idle polls are about
+    // a second apart, so that a poll cannot pass for a wake-up.
+    await eventually(
+      async () => {
+        const { rows } = await writerPool.query(
+          "SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND query = 'LISTEN svc_events' AND state = 'idle'",
+          [readerName],
+        );
+        return rows.length > 0 && reads.length > 1 && pauseBefore(reads.length - 1) >= 900;
+      },
+      { intervalMs: 10, description: 'the subscriber to listen and poll slowly' },
+    );
+    const idlePause = pauseBefore(reads.length - 1);
+    const firstReadAfter = reads.length;
     await writer.append(id, [{ type: 'Ping', data: {} }], 'no_stream');
     await expect(seen).resolves.toBe('Ping');
+    // It read again before its poll was due: woken, and only a NOTIFY wakes a reader that appends nothing.
+    // (That read may still miss the event while other transactions hold the visibility horizon back.)
+    expect(pauseBefore(firstReadAfter)).toBeLessThan(idlePause - 50);
     await writer.close();
     await reader.close();
     await writerPool.end();
@@ -215,15 +245,38 @@ describe('PostgreSQL event store', () => {
       const busyStreams = Array.from({ length: 6 }, () => `group-busy-${randomUUID()}`);
       await Promise.all([id, ...busyStreams].map((stream) => store.append(stream, one(), 'no_stream')));
       const events = one('X', randomUUID());
-      const busy = busyStreams.map((stream) => store.append(stream, one(), 'any'));
-      const [first, again, ...others] = await Promise.all([
-        store.append(id, events, 'any'),
-        store.append(id, events, 'any'),
-        ...busy,
-      ]);
-      expect(again.position.toString()).toBe(first.position.toString());
-      expect(others.some((o) => o.position.commit === first.position.commit)).toBe(true);
-      expect(await store.readStream(id)).toHaveLength(2);
+      // An uncommitted row with the same event id stalls the first attempt mid-commit, holding its head:
+      // a unique index waits for the transaction that wrote the key.
+      const holder = await pool.connect();
+      try {
+        const [{ pid: holderPid }] = (await holder.query('SELECT pg_backend_pid() AS pid')).rows;
+        await holder.query('BEGIN');
+        await holder.query(
+          `INSERT INTO events (event_id, stream_id, revision, type, data, metadata) VALUES ($1, $2, 0, 'X', '{}', '{}')`,
+          [events[0].eventId, `group-holder-${randomUUID()}`],
+        );
+        const busy = busyStreams.map((stream) => store.append(stream, one(), 'any'));
+        const appends = Promise.all([store.append(id, events, 'any'), store.append(id, events, 'any'), ...busy]);
+        await eventually(
+          async () => {
+            const { rows } = await pool.query(
+              `SELECT 1 FROM pg_stat_activity retry
+                 JOIN pg_stat_activity first ON first.pid = ANY(pg_blocking_pids(retry.pid))
+                WHERE $1 = ANY(pg_blocking_pids(first.pid))`,
+              [holderPid],
+            );
+            return rows.length > 0;
+          },
+          { intervalMs: 10, description: 'the retry to wait on the stalled first attempt' },
+        );
+        await holder.query('ROLLBACK');
+        const [first, again, ...others] = await appends;
+        expect(again.position.toString()).toBe(first.position.toString());
+        expect(others.some((o) => o.position.commit === first.position.commit)).toBe(true);
+        expect(await store.readStream(id)).toHaveLength(2);
+      } finally {
+        holder.release();
+      }
       await store.close();
       await pool.end();
     });
@@ -260,14 +313,23 @@ describe('PostgreSQL event store', () => {
       const holder = await pool.connect();
       const prober = await pool.connect();
       try {
+        const [{ pid: holderPid }] = (await holder.query('SELECT pg_backend_pid() AS pid')).rows;
         await holder.query('BEGIN');
         await holder.query('SELECT 1 FROM streams WHERE stream_id = $1 FOR UPDATE', [fullwidth]);
         const atomic = store.appendAtomically([
           { streamId: emoji, events: one(), expected: 'any' },
           { streamId: fullwidth, events: one(), expected: 'any' },
         ]);
-        // Give the atomic append time to lock whatever it locks before waiting on the held head.
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Once it waits on the held head it has locked whatever it locks before that.
+        await eventually(
+          async () => {
+            const { rows } = await pool.query('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [
+              holderPid,
+            ]);
+            return rows.length > 0;
+          },
+          { intervalMs: 10, description: 'the atomic append to wait on the held head' },
+        );
         // In byte order it waits on the held head first, holding nothing; in UTF-16 order it would hold the emoji.
         await prober.query('BEGIN');
         await expect(

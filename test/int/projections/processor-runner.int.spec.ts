@@ -8,6 +8,7 @@ import { Checkpoints } from '../../../src/projections/runner/checkpoints';
 import { ProcessManager, Projection } from '../../../src/projections/runner/processor';
 import { ProcessorRunner, RunnerOptions } from '../../../src/projections/runner/processor-runner';
 import { createTestDatabase, openDataSource, openPool, TestDatabase } from '../../support/database';
+import { eventually } from '../../support/eventually';
 
 const quiet = { log: () => undefined, error: () => undefined, warn: () => undefined } as unknown as Logger;
 const fast: RunnerOptions = { batchSize: 100, maxAttempts: 2, retryDelayMs: 10, pollMs: 50 };
@@ -73,14 +74,6 @@ describe('processor runner', () => {
     return rows[0].n as number;
   };
 
-  const waitUntil = async (condition: () => Promise<boolean>, what: string) => {
-    const deadline = Date.now() + 20_000;
-    while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  };
-
   const appliedAll = (projection: string, ids: string[]) => async () => {
     const counts = await tally(projection);
     return ids.every((id) => counts.has(id));
@@ -111,7 +104,7 @@ describe('processor runner', () => {
     const ids = await appendCounted(250);
     const runner = await newRunner({ kind: 'projection', projection });
     await runner.start();
-    await waitUntil(appliedAll(projection.name, ids), 'all events');
+    await eventually(appliedAll(projection.name, ids), { description: 'all events' });
     const counts = await tally(projection.name);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     const checkpoint = await Checkpoints.read(dataSources[0].manager, projection.name);
@@ -125,14 +118,14 @@ describe('processor runner', () => {
     const second = await newRunner({ kind: 'projection', projection: projectionB });
     await Promise.all([first.start(), second.start()]);
     const ids = await appendCounted(300);
-    await waitUntil(appliedAll('tally-competing', ids), 'all events');
+    await eventually(appliedAll('tally-competing', ids), { description: 'all events' });
     expect([first.isActive, second.isActive].filter(Boolean)).toHaveLength(1);
 
     // The active one goes away (an instance stops); the standby takes over from the checkpoint.
     const [active, standby] = first.isActive ? [first, second] : [second, first];
     await active.stop();
     const more = await appendCounted(50);
-    await waitUntil(appliedAll('tally-competing', more), 'events after failover');
+    await eventually(appliedAll('tally-competing', more), { description: 'events after failover' });
     expect(standby.isActive).toBe(true);
     const counts = await tally('tally-competing');
     expect(counts.size).toBe(await countedInLog());
@@ -145,14 +138,14 @@ describe('processor runner', () => {
     projection.failOnce.add(ids[30]); // the batch rolls back after 30 events were written
     const runner = await newRunner({ kind: 'projection', projection });
     await runner.start();
-    await waitUntil(appliedAll(projection.name, ids), 'all events');
+    await eventually(appliedAll(projection.name, ids), { description: 'all events' });
     await runner.stop();
 
     // A new process picks up from the stored checkpoint.
     const more = await appendCounted(20);
     const restarted = await newRunner({ kind: 'projection', projection: new TallyProjection('tally-crash') });
     await restarted.start();
-    await waitUntil(appliedAll(projection.name, more), 'events after restart');
+    await eventually(appliedAll(projection.name, more), { description: 'events after restart' });
     const counts = await tally(projection.name);
     expect(counts.size).toBe(await countedInLog());
     expect([...counts.entries()].filter(([, n]) => n !== 1)).toEqual([]);
@@ -165,7 +158,7 @@ describe('processor runner', () => {
     const runner = await newRunner({ kind: 'projection', projection });
     await runner.start();
     const others = ids.filter((id) => id !== ids[4]);
-    await waitUntil(appliedAll(projection.name, others), 'events after the poison one');
+    await eventually(appliedAll(projection.name, others), { description: 'events after the poison one' });
     const counts = await tally(projection.name);
     expect(counts.has(ids[4])).toBe(false); // its failed attempts were rolled back
     const { rows } = await pool.query('SELECT event_id, attempts FROM processor_dead_letters WHERE processor = $1', [
@@ -179,14 +172,17 @@ describe('processor runner', () => {
     const ids = await appendCounted(40);
     const runner = await newRunner({ kind: 'projection', projection });
     await runner.start();
-    await waitUntil(appliedAll(projection.name, ids), 'first pass');
+    await eventually(appliedAll(projection.name, ids), { description: 'first pass' });
     await pool.query("UPDATE tally SET applied = 99 WHERE projection = 'tally-rebuild'"); // corrupt the read model
 
     await Checkpoints.requestRebuild(dataSources[0].manager, projection.name);
-    await waitUntil(async () => {
-      const counts = await tally(projection.name);
-      return ids.every((id) => counts.get(id) === 1);
-    }, 'the rebuild');
+    await eventually(
+      async () => {
+        const counts = await tally(projection.name);
+        return ids.every((id) => counts.get(id) === 1);
+      },
+      { description: 'the rebuild' },
+    );
     const checkpoint = await Checkpoints.read(dataSources[0].manager, projection.name);
     expect(checkpoint.rebuildRequested).toBe(false);
   });
@@ -211,7 +207,7 @@ describe('processor runner', () => {
     ]);
     await runner.start();
     await appendCounted(5);
-    await waitUntil(async () => handled.length === 4, 'the other events');
+    await eventually(() => handled.length === 4, { description: 'the other events' });
     expect(handled).toEqual([0, 1, 3, 4]);
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM processor_dead_letters WHERE processor = $1', [
       processManager.name,
