@@ -17,6 +17,10 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   rateLimit: { max: number; windowMs: number };
   bodyLimitBytes: number;
+  /** How long a client may take to send a whole request, headers included; past it the server answers 408 and closes. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
   trustProxy: boolean;
   /** How long a command waits for the projections to pass its events (read your writes). */
@@ -93,6 +97,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       windowMs: read.integer('RATE_LIMIT_WINDOW_MS', 60_000, { min: 1 }),
     },
     bodyLimitBytes: read.integer('BODY_LIMIT_BYTES', 1_048_576, { min: 1024 }),
+    requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 30_000, { min: 100 }),
+    keepAliveTimeoutMs: read.integer('KEEP_ALIVE_TIMEOUT_MS', 72_000, { min: 100 }),
     trustProxy: read.boolean('TRUST_PROXY', false),
     readYourWritesTimeoutMs: read.integer('READ_YOUR_WRITES_TIMEOUT_MS', 5_000, { min: 0 }),
     runProcessors: read.boolean('RUN_PROCESSORS', true),

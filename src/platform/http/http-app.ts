@@ -4,7 +4,9 @@ import { DynamicModule, NestApplicationOptions, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config';
+import { BodylessRoutesInterceptor } from './bodyless-routes.interceptor';
 import { HttpErrorFilter } from './error.filter';
 import { registerJsonBodyParser } from './json-body';
 import { VERSION } from '../version';
@@ -21,6 +23,17 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
     loggerInstance: rootLogger,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
+    // Slow clients cannot hold connections: the whole request (headers too) must arrive within the timeout,
+    // checked every second, and a client that stalls gets a 408.
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: { headersTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1_000 },
+    // Router failures (a malformed URL, an oversized path parameter) get the one error shape, never echoing the path.
+    frameworkErrors: (error: { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      const message = status === 414 ? 'A path segment is too long' : 'The URL is malformed (bad percent-encoding)';
+      void reply.status(status).header('x-request-id', request.id).send({ message });
+    },
     // Keep a caller's request id when it is sane, so a trace can cross services.
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => {
       const incoming = request.headers['x-request-id'];
@@ -49,6 +62,7 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
 
   app.useGlobalFilters(new HttpErrorFilter());
   app.useGlobalPipes(createValidationPipe());
+  app.useGlobalInterceptors(new BodylessRoutesInterceptor());
 
   const document = SwaggerModule.createDocument(
     app,

@@ -1,4 +1,5 @@
 import { DomainError } from '../../../platform/errors/domain-error';
+import { codePointLength, isSingleLineText } from '../../../platform/text/text-rules';
 import { Scope, SCOPES } from './api-token';
 import { AuthEvents } from '../events';
 
@@ -63,7 +64,8 @@ export function decideApiToken(command: ApiTokenCommand, state: ApiTokenState): 
       const unknown = scopes.filter((s) => !SCOPES.includes(s));
       if (unknown.length > 0) throw new DomainError('invalid', `scopes has unknown values: ${unknown.join(', ')}`);
       const name = command.name.trim();
-      if (name.length < 1 || name.length > 100) throw new DomainError('invalid', 'name must be 1-100 characters');
+      if (codePointLength(name) < 1 || codePointLength(name) > 100 || !isSingleLineText(name))
+        throw new DomainError('invalid', 'name must be 1-100 characters on one line, without control characters');
       const days = command.expiresInDays ?? null;
       if (days !== null && (!Number.isInteger(days) || days < 1 || days > MAX_EXPIRY_DAYS)) {
         throw new DomainError('invalid', `expiresInDays must be an integer from 1 to ${MAX_EXPIRY_DAYS}`);

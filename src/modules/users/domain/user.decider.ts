@@ -1,4 +1,5 @@
 import { DomainError } from '../../../platform/errors/domain-error';
+import { codePointLength, isSingleLineText } from '../../../platform/text/text-rules';
 import { UserEvents } from '../events';
 
 /**
@@ -103,3 +104,11 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
 }
 
 export const userDecider = { decide: decideUser, evolve: evolveUser, initialState: initialUserState };
+
+/** A display name as stored: trimmed, 1-100 characters on one line. */
+export function validUserName(name: string): string {
+  const trimmed = name.trim();
+  if (codePointLength(trimmed) < 1 || codePointLength(trimmed) > 100 || !isSingleLineText(trimmed))
+    throw new DomainError('invalid', 'name must be 1-100 characters on one line, without control characters');
+  return trimmed;
+}

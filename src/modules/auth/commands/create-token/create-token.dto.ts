@@ -1,10 +1,12 @@
-import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, Min } from 'class-validator';
+import { CodePoints, SingleLine } from '../../../../platform/http/validation';
 import { Scope, SCOPES } from '../../domain/api-token';
 
 export class CreateTokenDto {
   /** A label to recognise the token by, e.g. the machine or agent using it. */
   @IsString()
-  @Length(1, 100)
+  @CodePoints(1, 100)
+  @SingleLine()
   name: string;
 
   /** A subset of the scopes of the token making the request. */

@@ -3,7 +3,7 @@ import { EventStore } from '../../../../event-store/event-store';
 import { decideOnStream } from '../../../../event-store/fold-stream';
 import { PersonalDataVault } from '../../../../event-store/personal-data/personal-data-vault';
 import { Clock } from '../../../../platform/clock/clock';
-import { userDecider, userStreamId } from '../../domain/user.decider';
+import { userDecider, userStreamId, validUserName } from '../../domain/user.decider';
 import { ChangeProfileCommand } from './change-profile.command';
 
 @CommandHandler(ChangeProfileCommand)
@@ -15,11 +15,12 @@ export class ChangeProfileHandler implements ICommandHandler<ChangeProfileComman
   ) {}
 
   async execute({ userId, change }: ChangeProfileCommand): Promise<void> {
+    const name = typeof change.name === 'string' ? validUserName(change.name) : change.name;
     const seal = async (value: string | null | undefined) =>
       value === undefined || value === null ? value : this.vault.seal(userId, value);
     await decideOnStream(this.store, userStreamId(userId), userDecider, {
       type: 'ChangeProfile',
-      name: await seal(change.name),
+      name: await seal(name),
       avatarUrl: await seal(change.avatarUrl),
       now: this.clock.now(),
     });

@@ -5,7 +5,7 @@ import { PersonalDataVault } from '../../../../event-store/personal-data/persona
 import { Clock } from '../../../../platform/clock/clock';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { EMAIL_PATTERN, emailStreamId } from '../../domain/email-reservation';
-import { decideUser, initialUserState, userStreamId } from '../../domain/user.decider';
+import { decideUser, initialUserState, userStreamId, validUserName } from '../../domain/user.decider';
 import { UserEvents } from '../../events';
 import { RegisterUserCommand } from './register-user.command';
 
@@ -20,8 +20,6 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand,
   async execute({ email, name }: RegisterUserCommand): Promise<string> {
     const address = email.trim();
     if (!EMAIL_PATTERN.test(address) || address.length > 254) throw new DomainError('invalid', 'email must be a valid address');
-    if (name !== null && (name.trim().length < 1 || name.length > 100))
-      throw new DomainError('invalid', 'name must be 1-100 characters');
     const reservationId = emailStreamId(address);
     const reservation = await this.store.readStream(reservationId);
     if (reservation[reservation.length - 1]?.type === UserEvents.EmailReserved)
@@ -32,7 +30,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUserCommand,
         type: 'RegisterUser',
         userId,
         email: await this.vault.seal(userId, address),
-        name: name === null ? null : await this.vault.seal(userId, name.trim()),
+        name: name === null ? null : await this.vault.seal(userId, validUserName(name)),
         emailVerified: false,
         now: this.clock.now(),
       },

@@ -1,4 +1,5 @@
-import { IsOptional, IsString, IsUrl, Length, Matches, MaxLength } from 'class-validator';
+import { IsString, IsUrl, Matches, MaxLength } from 'class-validator';
+import { Clearable, CodePoints, MultiLine, SingleLine } from '../../../../platform/http/validation';
 import { VENDOR_SLUG } from '../../domain/vendor-profile';
 
 export class SaveVendorProfileDto {
@@ -10,20 +11,22 @@ export class SaveVendorProfileDto {
   slug: string;
 
   @IsString()
-  @Length(1, 64)
+  @CodePoints(1, 64)
+  @SingleLine()
   displayName: string;
 
   /** Omitted: unchanged; null: cleared. */
-  @IsOptional()
+  @Clearable()
   @IsString()
-  @MaxLength(500)
+  @CodePoints(0, 500)
+  @MultiLine()
   bio?: string | null;
 
   /** The vendor's http(s) website; its host is what domain verification proves. Omitted: unchanged; null: cleared. */
-  @IsOptional()
+  @Clearable()
   @IsUrl(
-    { protocols: ['http', 'https'], require_protocol: true, require_tld: true },
-    { message: 'website must be a valid http(s) URL' },
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: true, disallow_auth: true },
+    { message: 'website must be a valid http(s) URL without user:password@' },
   )
   @MaxLength(2048)
   website?: string | null;
