@@ -19,12 +19,13 @@ import { ListingSearch } from './queries/search/listing-search';
 import { SearchCache } from './queries/search/search-cache';
 import { CatalogProjection } from './read-models/catalog.projection';
 import { SearchHistoryPruning } from './read-models/search-history-pruning';
-import { ReleaseScanSaga, ReleaseScanWorker } from './scanning/release-scan.jobs';
+import { ReleaseScanWorker } from './scanning/release-scan.worker';
 import './events'; // declares the module's event types before anything appends them
 
 const commands = [UploadReleaseService, PublishReleaseService, UpdateListingService, ReviewsService];
 const queries = [ListingRecords, CatalogVendors, ListingSearch, SearchCache, LeaderboardQuery, AuditsQuery, ReviewRecords];
-const scanning = [ReleaseScanSaga, ReleaseScanWorker];
+/** The worker that runs scans; the saga that queues them lives in src/sagas/release-scan. */
+const scanning = [ReleaseScanWorker];
 
 /** The catalog: listings and releases with their security scans, search, reviews, the leaderboard and audits. */
 @Module({
