@@ -91,7 +91,7 @@ export async function retryOnConflict<T>(attempt: () => Promise<T>): Promise<T> 
 }
 
 /** A short randomized pause before deciding again, so writers racing for one stream fall out of step. */
-export function conflictBackoff(attempt: number): Promise<void> {
+function conflictBackoff(attempt: number): Promise<void> {
   const ms = Math.random() * 5 * 2 ** attempt;
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
