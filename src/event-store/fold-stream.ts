@@ -78,20 +78,24 @@ export async function decideOnce<C, S, E extends { type: string; data: unknown }
   return { events, state: events.reduce(decider.evolve, state) };
 }
 
-/** Runs `attempt` again, after a short pause, while it loses a race for a stream (a bounded number of times). */
-export async function retryOnConflict<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError) || n >= CONFLICT_RETRIES) throw error;
-      await conflictBackoff(n);
-    }
-  }
-}
-
 /** A short randomized pause before deciding again, so writers racing for one stream fall out of step. */
-function conflictBackoff(attempt: number): Promise<void> {
+export function conflictBackoff(attempt: number): Promise<void> {
   const ms = Math.random() * 5 * 2 ** attempt;
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Runs a whole decision again when an append inside it lost a race
+ * (WrongExpectedVersionError), for decisions that span several streams:
+ * `work` must read, decide and append afresh each time.
+ */
+export async function retryOnConflict<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError) || attempt >= CONFLICT_RETRIES) throw error;
+      await conflictBackoff(attempt);
+    }
+  }
 }
