@@ -1,4 +1,4 @@
-import { EventStore, NewEvent, WrongExpectedVersionError } from './event-store';
+import { EventStore, NewEvent, StreamAppend, WrongExpectedVersionError } from './event-store';
 
 /**
  * Reads a stream and folds it into a decider's state: the common first half of
@@ -22,6 +22,17 @@ export interface Decider<C, S, E extends { type: string; data: unknown }> {
   initialState: S;
 }
 
+export interface DecideOptions<S, E> {
+  /**
+   * Appends that commit in the same transaction as the decision (a uniqueness
+   * reservation appended with `no_stream`, say). Asked on every attempt that
+   * decided some events, with what was decided.
+   */
+  alongside?: (events: E[], state: S) => StreamAppend[];
+  /** Runs before each append of a decision that has events: work the events depend on (a blob they name). */
+  beforeAppend?: () => Promise<void>;
+}
+
 const CONFLICT_RETRIES = 6;
 
 /**
@@ -30,24 +41,41 @@ const CONFLICT_RETRIES = 6;
  * is still valid then succeeds, one that is not fails with the decider's error.
  * Returns the events appended (none when the decider had nothing to change).
  */
-export async function decideOnStream<C, S, E extends { type: string; data: unknown }>(
+export function decideOnStream<C, S, E extends { type: string; data: unknown }>(
   store: EventStore,
   streamId: string,
   decider: Decider<C, S, E>,
   command: C,
+  options: DecideOptions<S, E> = {},
 ): Promise<{ events: E[]; state: S }> {
-  for (let attempt = 1; ; attempt++) {
-    const { state, revision } = await foldStream(store, streamId, decider.evolve, decider.initialState);
-    const events = decider.decide(command, state);
-    if (events.length === 0) return { events, state };
-    try {
-      await store.append(streamId, events as unknown as NewEvent[], revision < 0 ? 'no_stream' : revision);
-      return { events, state: events.reduce(decider.evolve, state) };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError) || attempt >= CONFLICT_RETRIES) throw error;
-      await conflictBackoff(attempt);
-    }
-  }
+  return retryOnConflict(() => decideOnce(store, streamId, decider, command, options));
+}
+
+/**
+ * One fold, decide and append at the revision read, with no retry: a lost race
+ * surfaces as WrongExpectedVersionError. For a caller that must redo more than
+ * the decision on a conflict (find its stream again, say) inside `retryOnConflict`.
+ */
+export async function decideOnce<C, S, E extends { type: string; data: unknown }>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<C, S, E>,
+  command: C,
+  options: DecideOptions<S, E> = {},
+): Promise<{ events: E[]; state: S }> {
+  const { state, revision } = await foldStream(store, streamId, decider.evolve, decider.initialState);
+  const events = decider.decide(command, state);
+  if (events.length === 0) return { events, state };
+  await options.beforeAppend?.();
+  const append: StreamAppend = {
+    streamId,
+    events: events as unknown as NewEvent[],
+    expected: revision < 0 ? 'no_stream' : revision,
+  };
+  const others = options.alongside?.(events, state) ?? [];
+  if (others.length === 0) await store.append(append.streamId, append.events, append.expected);
+  else await store.appendAtomically([append, ...others]);
+  return { events, state: events.reduce(decider.evolve, state) };
 }
 
 /** A short randomized pause before deciding again, so writers racing for one stream fall out of step. */

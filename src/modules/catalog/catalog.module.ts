@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
-import { PublishReleaseService } from './commands/publish-release/publish-release.service';
-import { ReviewsService } from './commands/review-listing/reviews.service';
-import { UpdateListingService } from './commands/update-listing/update-listing.service';
-import { UploadReleaseService } from './commands/upload-release/upload-release.service';
+import { PostReviewHandler } from './commands/post-review/post-review.handler';
+import { PublishReleaseHandler } from './commands/publish-release/publish-release.handler';
+import { ReplyToReviewHandler } from './commands/reply-to-review/reply-to-review.handler';
+import { UpdateListingHandler } from './commands/update-listing/update-listing.handler';
+import { UploadReleaseHandler } from './commands/upload-release/upload-release.handler';
+import { VoteOnReviewHandler } from './commands/vote-on-review/vote-on-review.handler';
 import { AuditsController } from './http/audits.controller';
 import { LeaderboardController } from './http/leaderboard.controller';
 import { ListingsController } from './http/listings.controller';
@@ -10,34 +12,60 @@ import { ReviewsController, VendorReviewsController } from './http/reviews.contr
 import { SearchController } from './http/search.controller';
 import { VendorListingsController } from './http/vendor-listings.controller';
 import { VendorReleasesController } from './http/vendor-releases.controller';
-import { AuditsQuery } from './queries/audits';
-import { CatalogVendors } from './queries/catalog-vendors';
-import { LeaderboardQuery } from './queries/leaderboard';
-import { ListingRecords } from './queries/listing-records';
-import { ReviewRecords } from './queries/review-records';
-import { ListingSearch } from './queries/search/listing-search';
-import { SearchCache } from './queries/search/search-cache';
+import { GetCatalogVendorHandler } from './queries/get-catalog-vendor/get-catalog-vendor.handler';
+import { GetLeaderboardHandler } from './queries/get-leaderboard/get-leaderboard.handler';
+import { GetListingHandler } from './queries/get-listing/get-listing.handler';
+import { GetReviewHandler } from './queries/get-review/get-review.handler';
+import { ListAuditsHandler } from './queries/list-audits/list-audits.handler';
+import { ListReleasesHandler } from './queries/list-releases/list-releases.handler';
+import { ListReviewsHandler } from './queries/list-reviews/list-reviews.handler';
+import { SearchCache } from './queries/search-listings/search-cache';
+import { SearchListingsHandler } from './queries/search-listings/search-listings.handler';
 import { CatalogProjection } from './read-models/catalog.projection';
+import { CatalogVendorsReader } from './read-models/catalog-vendors.reader';
+import { ListingsReader } from './read-models/listings.reader';
+import { ReviewsReader } from './read-models/reviews.reader';
 import { SearchHistoryPruning } from './read-models/search-history-pruning';
-import { ReleaseScanSaga, ReleaseScanWorker } from './scanning/release-scan.jobs';
+import { ReleaseScanWorker } from './scanning/release-scan.worker';
 import './events'; // declares the module's event types before anything appends them
 
-const commands = [UploadReleaseService, PublishReleaseService, UpdateListingService, ReviewsService];
-const queries = [ListingRecords, CatalogVendors, ListingSearch, SearchCache, LeaderboardQuery, AuditsQuery, ReviewRecords];
-const scanning = [ReleaseScanSaga, ReleaseScanWorker];
+const controllers = [
+  SearchController,
+  ListingsController,
+  ReviewsController,
+  VendorReviewsController,
+  LeaderboardController,
+  AuditsController,
+  VendorReleasesController,
+  VendorListingsController,
+];
+const commandHandlers = [
+  UploadReleaseHandler,
+  PublishReleaseHandler,
+  UpdateListingHandler,
+  PostReviewHandler,
+  VoteOnReviewHandler,
+  ReplyToReviewHandler,
+];
+const queryHandlers = [
+  SearchListingsHandler,
+  GetListingHandler,
+  ListReleasesHandler,
+  ListReviewsHandler,
+  GetReviewHandler,
+  GetLeaderboardHandler,
+  ListAuditsHandler,
+  GetCatalogVendorHandler,
+];
+const projections = [CatalogProjection];
+/** SQL the module's handlers share, and the search result cache keyed on the catalog projection's progress. */
+const readers = [CatalogVendorsReader, ListingsReader, ReviewsReader, SearchCache];
+/** Background jobs; the saga that queues scans lives in src/sagas/release-scan. */
+const workers = [ReleaseScanWorker, SearchHistoryPruning];
 
 /** The catalog: listings and releases with their security scans, search, reviews, the leaderboard and audits. */
 @Module({
-  controllers: [
-    SearchController,
-    ListingsController,
-    ReviewsController,
-    VendorReviewsController,
-    LeaderboardController,
-    AuditsController,
-    VendorReleasesController,
-    VendorListingsController,
-  ],
-  providers: [...commands, ...queries, CatalogProjection, SearchHistoryPruning, ...scanning],
+  controllers,
+  providers: [...commandHandlers, ...queryHandlers, ...projections, ...readers, ...workers],
 })
 export class CatalogModule {}

@@ -28,6 +28,9 @@ export interface ListingChanges {
   agentCard?: Record<string, unknown> | null;
 }
 
+/** The highest price a listing may ask, in cents. */
+export const MAX_PRICE_CENTS = 100_000_000;
+
 export const LISTING_LIMITS = {
   title: 120,
   description: 1024,

@@ -1,6 +1,7 @@
 import { Decider } from '../../../event-store/fold-stream';
 import * as semver from 'semver';
 import { DomainError } from '../../../platform/errors/domain-error';
+import { CatalogEvents } from '../events';
 import { ListingChanges, ListingStatus, PricingModel } from './listing-fields';
 
 /**
@@ -13,7 +14,12 @@ import { ListingChanges, ListingStatus, PricingModel } from './listing-fields';
  * older line; publishing it never lowers `latestVersion`, which is always the
  * highest published version (a stable version over any prerelease).
  */
-export type ScanStatus = 'pending' | 'passed' | 'flagged' | 'failed';
+
+/** A release's scan: `pending` until the scanner's verdict is recorded. The order is the audits filter's. */
+export const SCAN_STATUSES = ['passed', 'flagged', 'failed', 'pending'] as const;
+export type ScanStatus = (typeof SCAN_STATUSES)[number];
+/** What a finished scan concludes. */
+export type ScanVerdict = Exclude<ScanStatus, 'pending'>;
 
 /** What an archive's manifest and README say, as recorded on upload. */
 export interface ReleaseContent {
@@ -28,7 +34,7 @@ export interface ReleaseContent {
 }
 
 export interface ScanOutcome {
-  status: Exclude<ScanStatus, 'pending'>;
+  status: ScanVerdict;
   label: string;
   qualityScore: number;
   findings: { check: string; severity: string; message: string; file?: string }[];
@@ -66,12 +72,12 @@ export type ListingEvent =
   | { type: 'ListingUpdated'; data: { listingId: string; changes: ListingChanges; updatedAt: string } };
 
 export const LISTING_EVENT_TYPES: ListingEvent['type'][] = [
-  'ListingCreated',
-  'ReleaseUploaded',
-  'ReleaseScanned',
-  'ReleasePublishRequested',
-  'ReleasePublished',
-  'ListingUpdated',
+  CatalogEvents.ListingCreated,
+  CatalogEvents.ReleaseUploaded,
+  CatalogEvents.ReleaseScanned,
+  CatalogEvents.ReleasePublishRequested,
+  CatalogEvents.ReleasePublished,
+  CatalogEvents.ListingUpdated,
 ];
 
 export interface ReleaseState {
@@ -129,7 +135,7 @@ export function decideListing(command: ListingCommand, state: ListingState): Lis
       if (!release) throw new DomainError('not_found', 'Release not found');
       if (release.scanStatus !== 'pending') return []; // a redelivered scan job changes nothing
       const scanned: ListingEvent = {
-        type: 'ReleaseScanned',
+        type: CatalogEvents.ReleaseScanned,
         data: { listingId, releaseId: command.releaseId, scannedAt: at, ...command.outcome },
       };
       if (!release.publishRequested || command.outcome.status === 'failed') return [scanned];
@@ -145,13 +151,15 @@ export function decideListing(command: ListingCommand, state: ListingState): Lis
       }
       if (release.published || release.publishRequested) return [];
       if (release.scanStatus === 'pending')
-        return [{ type: 'ReleasePublishRequested', data: { listingId, releaseId: command.releaseId, requestedAt: at } }];
+        return [
+          { type: CatalogEvents.ReleasePublishRequested, data: { listingId, releaseId: command.releaseId, requestedAt: at } },
+        ];
       return [published(state, command.releaseId, at)];
     }
     case 'UpdateListing': {
       if (state.vendorId !== command.vendorId) throw new DomainError('not_found', 'Listing not found');
       checkChanges(command.changes, state);
-      return [{ type: 'ListingUpdated', data: { listingId, changes: command.changes, updatedAt: at } }];
+      return [{ type: CatalogEvents.ListingUpdated, data: { listingId, changes: command.changes, updatedAt: at } }];
     }
   }
 }
@@ -160,7 +168,7 @@ function upload(command: Extract<ListingCommand, { type: 'UploadRelease' }>, sta
   const { content } = command;
   const at = command.now.toISOString();
   const uploaded: ListingEvent = {
-    type: 'ReleaseUploaded',
+    type: CatalogEvents.ReleaseUploaded,
     data: {
       listingId: command.listingId,
       releaseId: command.releaseId,
@@ -177,7 +185,7 @@ function upload(command: Extract<ListingCommand, { type: 'UploadRelease' }>, sta
     const { version: _version, ...listing } = content;
     return [
       {
-        type: 'ListingCreated',
+        type: CatalogEvents.ListingCreated,
         data: {
           listingId: command.listingId,
           vendorId: command.vendorId,
@@ -211,7 +219,10 @@ function upload(command: Extract<ListingCommand, { type: 'UploadRelease' }>, sta
 function published(state: Extract<ListingState, { exists: true }>, releaseId: string, at: string): ListingEvent {
   const { version } = state.releases[releaseId];
   const becomesLatest = supersedes(version, state.latestVersion);
-  return { type: 'ReleasePublished', data: { listingId: state.listingId, releaseId, version, becomesLatest, publishedAt: at } };
+  return {
+    type: CatalogEvents.ReleasePublished,
+    data: { listingId: state.listingId, releaseId, version, becomesLatest, publishedAt: at },
+  };
 }
 
 function parseUrl(text: string): URL | null {
@@ -253,7 +264,7 @@ function checkChanges(changes: ListingChanges, state: Extract<ListingState, { ex
 
 export function evolveListing(state: ListingState, event: ListingEvent): ListingState {
   switch (event.type) {
-    case 'ListingCreated':
+    case CatalogEvents.ListingCreated:
       return {
         exists: true,
         listingId: event.data.listingId,
@@ -268,7 +279,7 @@ export function evolveListing(state: ListingState, event: ListingEvent): Listing
   }
   if (!state.exists) return state;
   switch (event.type) {
-    case 'ReleaseUploaded':
+    case CatalogEvents.ReleaseUploaded:
       return {
         ...state,
         releases: {
@@ -284,21 +295,21 @@ export function evolveListing(state: ListingState, event: ListingEvent): Listing
           },
         },
       };
-    case 'ReleaseScanned':
+    case CatalogEvents.ReleaseScanned:
       return withRelease(state, event.data.releaseId, {
         scanStatus: event.data.status,
         failures: event.data.findings
           .filter((f) => f.severity === 'failure')
           .map((f) => (f.file ? `${f.file}: ${f.message}` : f.message)),
       });
-    case 'ReleasePublishRequested':
+    case CatalogEvents.ReleasePublishRequested:
       return withRelease(state, event.data.releaseId, { publishRequested: true });
-    case 'ReleasePublished': {
+    case CatalogEvents.ReleasePublished: {
       // A draft goes live; a listing its vendor unlisted stays unlisted.
       const next = { ...withRelease(state, event.data.releaseId, { published: true }), status: publishedStatus(state.status) };
       return event.data.becomesLatest ? { ...next, latestVersion: event.data.version } : next;
     }
-    case 'ListingUpdated': {
+    case CatalogEvents.ListingUpdated: {
       const { status, pricingModel, perCallCents } = event.data.changes;
       return {
         ...state,

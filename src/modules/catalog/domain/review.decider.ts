@@ -1,5 +1,6 @@
 import { Decider } from '../../../event-store/fold-stream';
 import { DomainError } from '../../../platform/errors/domain-error';
+import { CatalogEvents } from '../events';
 
 /**
  * One user's review of one listing (stream `review-<listingId>-<userId>`):
@@ -26,7 +27,11 @@ export type ReviewEvent =
     }
   | { type: 'ReviewReplied'; data: { reviewId: string; listingId: string; vendorId: string; body: string; repliedAt: string } };
 
-export const REVIEW_EVENT_TYPES: ReviewEvent['type'][] = ['ReviewPosted', 'ReviewEdited', 'ReviewReplied'];
+export const REVIEW_EVENT_TYPES: ReviewEvent['type'][] = [
+  CatalogEvents.ReviewPosted,
+  CatalogEvents.ReviewEdited,
+  CatalogEvents.ReviewReplied,
+];
 
 export type ReviewState = { exists: false } | { exists: true; reviewId: string; listingId: string; rating: number; body: string };
 
@@ -45,7 +50,7 @@ export function decideReview(command: ReviewCommand, state: ReviewState): Review
       if (!state.exists) {
         return [
           {
-            type: 'ReviewPosted',
+            type: CatalogEvents.ReviewPosted,
             data: { reviewId: command.reviewId, listingId, userId, rating, body, postedAt: command.now.toISOString() },
           },
         ];
@@ -53,7 +58,7 @@ export function decideReview(command: ReviewCommand, state: ReviewState): Review
       if (state.rating === rating && state.body === body) return [];
       return [
         {
-          type: 'ReviewEdited',
+          type: CatalogEvents.ReviewEdited,
           data: {
             reviewId: state.reviewId,
             listingId,
@@ -73,7 +78,7 @@ export function decideReview(command: ReviewCommand, state: ReviewState): Review
         throw new DomainError('invalid', `body must be 1-${REVIEW_BODY_MAX} characters`);
       return [
         {
-          type: 'ReviewReplied',
+          type: CatalogEvents.ReviewReplied,
           data: {
             reviewId: state.reviewId,
             listingId: state.listingId,
@@ -89,7 +94,7 @@ export function decideReview(command: ReviewCommand, state: ReviewState): Review
 
 export function evolveReview(state: ReviewState, event: ReviewEvent): ReviewState {
   switch (event.type) {
-    case 'ReviewPosted':
+    case CatalogEvents.ReviewPosted:
       return {
         exists: true,
         reviewId: event.data.reviewId,
@@ -97,9 +102,9 @@ export function evolveReview(state: ReviewState, event: ReviewEvent): ReviewStat
         rating: event.data.rating,
         body: event.data.body,
       };
-    case 'ReviewEdited':
+    case CatalogEvents.ReviewEdited:
       return state.exists ? { ...state, rating: event.data.rating, body: event.data.body } : state;
-    case 'ReviewReplied':
+    case CatalogEvents.ReviewReplied:
       return state;
   }
 }
@@ -129,7 +134,9 @@ export const reviewVotesDecider: Decider<
     const previous = state[command.userId] ?? null;
     if (previous === command.helpful) return [];
     const { reviewId, userId, helpful } = command;
-    return [{ type: 'ReviewVoted', data: { reviewId, userId, helpful, previous, votedAt: command.now.toISOString() } }];
+    return [
+      { type: CatalogEvents.ReviewVoted, data: { reviewId, userId, helpful, previous, votedAt: command.now.toISOString() } },
+    ];
   },
   evolve: (state, event) => ({ ...state, [event.data.userId]: event.data.helpful }),
   initialState: {},

@@ -1,15 +1,17 @@
 import { Controller, Get, Param } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { OptionalPrincipal, OptionalToken, Principal } from '../../../platform/http/access';
-import { ListingRecords } from '../queries/listing-records';
-import { Listing, PublishedReleases } from './catalog-responses';
+import { GetListingQuery } from '../queries/get-listing/get-listing.query';
+import { ListReleasesQuery } from '../queries/list-releases/list-releases.query';
+import { Listing, PublishedReleases } from './listings.responses';
 
 /** Public listing pages. A vendor sending its token also sees its own drafts. */
 @ApiTags('listings')
 @OptionalToken()
 @Controller('v1/listings/:vendor/:slug')
 export class ListingsController {
-  constructor(private readonly listings: ListingRecords) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
   @ApiOkResponse({ type: Listing })
@@ -18,7 +20,7 @@ export class ListingsController {
     @Param('slug') slug: string,
     @OptionalPrincipal() viewer: Principal | null,
   ): Promise<Listing> {
-    return this.listings.byPath(vendor, slug, viewer?.userId ?? null);
+    return this.queries.execute(GetListingQuery.byPath(vendor, slug, viewer?.userId ?? null));
   }
 
   @Get('releases')
@@ -28,6 +30,6 @@ export class ListingsController {
     @Param('slug') slug: string,
     @OptionalPrincipal() viewer: Principal | null,
   ): Promise<PublishedReleases> {
-    return { releases: await this.listings.releases(vendor, slug, viewer?.userId ?? null) };
+    return { releases: await this.queries.execute(new ListReleasesQuery(vendor, slug, viewer?.userId ?? null)) };
   }
 }

@@ -1,51 +1,27 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ProjectionWaiter } from '../../../projections/read-your-writes';
 import { CurrentPrincipal, OptionalPrincipal, OptionalToken, Principal, RequireScope } from '../../../platform/http/access';
-import { PostReviewDto, ReplyDto, ReviewPageDto, VoteDto } from '../commands/review-listing/review.dto';
-import { ReviewsService } from '../commands/review-listing/reviews.service';
-import { CatalogVendors } from '../queries/catalog-vendors';
-import { ReviewRecords } from '../queries/review-records';
-import { Ok } from './catalog-responses';
-
-class ReviewReply {
-  @ApiProperty() body: string;
-  @ApiProperty({ format: 'date-time' }) createdAt: string;
-}
-
-class Review {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ format: 'uuid' }) userId: string;
-  @ApiProperty({ minimum: 1, maximum: 5 }) rating: number;
-  @ApiProperty() body: string;
-  @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ format: 'date-time' }) updatedAt: string;
-  @ApiProperty() helpfulCount: number;
-  @ApiProperty({ type: ReviewReply, nullable: true }) reply: ReviewReply | null;
-}
-
-class Reviews {
-  /** Newest first. */
-  @ApiProperty({ type: [Review] }) reviews: Review[];
-  /** The average rating, 0 without reviews. */
-  @ApiProperty() rating: number;
-  @ApiProperty() ratingCount: number;
-  @ApiProperty() total: number;
-  @ApiProperty() page: number;
-  @ApiProperty() perPage: number;
-}
-
-class PostedReview {
-  @ApiProperty({ type: Review }) review: Review;
-}
+import { OK, Ok } from '../../../platform/http/responses';
+import { PostReviewCommand } from '../commands/post-review/post-review.command';
+import { PostReviewDto } from '../commands/post-review/post-review.dto';
+import { ReplyToReviewCommand } from '../commands/reply-to-review/reply-to-review.command';
+import { ReplyDto } from '../commands/reply-to-review/reply-to-review.dto';
+import { VoteOnReviewCommand } from '../commands/vote-on-review/vote-on-review.command';
+import { VoteDto } from '../commands/vote-on-review/vote-on-review.dto';
+import { GetReviewQuery } from '../queries/get-review/get-review.query';
+import { ReviewPageDto } from '../queries/list-reviews/list-reviews.dto';
+import { ListReviewsQuery } from '../queries/list-reviews/list-reviews.query';
+import { PostedReview, Reviews } from './reviews.responses';
 
 @ApiTags('listings')
 @Controller('v1/listings/:vendor/:slug/reviews')
 export class ReviewsController {
   constructor(
-    private readonly reviews: ReviewsService,
-    private readonly records: ReviewRecords,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     private readonly waiter: ProjectionWaiter,
   ) {}
 
@@ -58,7 +34,9 @@ export class ReviewsController {
     @Query() query: ReviewPageDto,
     @OptionalPrincipal() viewer: Principal | null,
   ): Promise<Reviews> {
-    return this.records.forListing(vendor, slug, viewer?.userId ?? null, query.page ?? 1, query.per_page ?? 20);
+    return this.queries.execute(
+      new ListReviewsQuery(vendor, slug, viewer?.userId ?? null, query.page ?? 1, query.per_page ?? 20),
+    );
   }
 
   /** Creates (201) or updates (200) the caller's review; one per user and listing. */
@@ -73,10 +51,12 @@ export class ReviewsController {
     @Body() body: PostReviewDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PostedReview> {
-    const { reviewId, created } = await this.reviews.post(principal.userId, vendor, slug, body.rating, body.body ?? '');
+    const { reviewId, created } = await this.commands.execute(
+      new PostReviewCommand(principal.userId, vendor, slug, body.rating, body.body ?? ''),
+    );
     await this.waiter.catchUpWithThisRequest();
     void reply.status(created ? 201 : 200);
-    return { review: await this.records.byId(reviewId) };
+    return { review: await this.queries.execute(new GetReviewQuery(reviewId)) };
   }
 
   @Post(':id/vote')
@@ -91,9 +71,9 @@ export class ReviewsController {
     @Param('id') id: string,
     @Body() body: VoteDto,
   ): Promise<Ok> {
-    await this.reviews.vote(principal.userId, vendor, slug, id, body.helpful);
+    await this.commands.execute(new VoteOnReviewCommand(principal.userId, vendor, slug, id, body.helpful));
     await this.waiter.catchUpWithThisRequest();
-    return { ok: true };
+    return OK;
   }
 }
 
@@ -103,8 +83,7 @@ export class ReviewsController {
 @Controller('v1/vendor/reviews')
 export class VendorReviewsController {
   constructor(
-    private readonly reviews: ReviewsService,
-    private readonly vendors: CatalogVendors,
+    private readonly commands: CommandBus,
     private readonly waiter: ProjectionWaiter,
   ) {}
 
@@ -113,9 +92,8 @@ export class VendorReviewsController {
   @HttpCode(200)
   @ApiOkResponse({ type: Ok })
   async reply(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: ReplyDto): Promise<Ok> {
-    await this.vendors.require(principal.userId);
-    await this.reviews.reply(principal.userId, id, body.body);
+    await this.commands.execute(new ReplyToReviewCommand(principal.userId, id, body.body));
     await this.waiter.catchUpWithThisRequest();
-    return { ok: true };
+    return OK;
   }
 }

@@ -1,46 +1,20 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../../platform/http/access';
-import { ListingSearch } from '../queries/search/listing-search';
-import { SearchParamsDto } from '../queries/search/search-params.dto';
-
-class SearchResultItem {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() vendorSlug: string;
-  @ApiProperty() slug: string;
-  @ApiProperty() title: string;
-  @ApiProperty() description: string;
-  @ApiProperty() type: string;
-  @ApiProperty({ type: [String] }) tags: string[];
-  @ApiProperty({ type: [String] }) targets: string[];
-  @ApiProperty() priceCents: number;
-  @ApiProperty({ example: 'usd' }) currency: string;
-  @ApiProperty() latestVersion: string;
-  @ApiProperty() installCount: number;
-  @ApiProperty({ example: '4.50' }) svcRating: string;
-  @ApiProperty() vendorName: string;
-  @ApiProperty() vendorVerified: boolean;
-}
-
-class SearchResponse {
-  @ApiProperty({ type: [SearchResultItem] }) results: SearchResultItem[];
-  /** Null when walking with a cursor. */
-  @ApiProperty({ type: Number, nullable: true }) total: number | null;
-  @ApiProperty({ type: Number, nullable: true }) page: number | null;
-  @ApiProperty() perPage: number;
-  /** Pass as `cursor` for the next page; null at the end. */
-  @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
-}
+import { SearchParamsDto } from '../queries/search-listings/search-listings.dto';
+import { SearchListingsQuery } from '../queries/search-listings/search-listings.query';
+import { SearchResponse } from './search.responses';
 
 @ApiTags('search')
 @Public()
 @Controller('v1/search')
 export class SearchController {
-  constructor(private readonly listings: ListingSearch) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
   @ApiOkResponse({ type: SearchResponse })
   search(@Query() params: SearchParamsDto): Promise<SearchResponse> {
-    return this.listings.search(params);
+    return this.queries.execute(new SearchListingsQuery({ ...params }));
   }
 }

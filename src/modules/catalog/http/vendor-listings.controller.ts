@@ -1,13 +1,13 @@
 import { Body, Controller, Param, Patch } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ProjectionWaiter } from '../../../projections/read-your-writes';
 import { CurrentPrincipal, Principal, RequireScope } from '../../../platform/http/access';
+import { UpdateListingCommand } from '../commands/update-listing/update-listing.command';
 import { UpdateListingDto } from '../commands/update-listing/update-listing.dto';
-import { UpdateListingService } from '../commands/update-listing/update-listing.service';
 import { ListingChanges } from '../domain/listing-fields';
-import { CatalogVendors } from '../queries/catalog-vendors';
-import { ListingRecords } from '../queries/listing-records';
-import { Listing } from './catalog-responses';
+import { GetListingQuery } from '../queries/get-listing/get-listing.query';
+import { Listing } from './listings.responses';
 
 @ApiTags('vendor')
 @ApiBearerAuth()
@@ -15,9 +15,8 @@ import { Listing } from './catalog-responses';
 @Controller('v1/vendor/listings')
 export class VendorListingsController {
   constructor(
-    private readonly updates: UpdateListingService,
-    private readonly vendors: CatalogVendors,
-    private readonly listings: ListingRecords,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     private readonly waiter: ProjectionWaiter,
   ) {}
 
@@ -29,10 +28,9 @@ export class VendorListingsController {
     @Param('id') id: string,
     @Body() body: UpdateListingDto,
   ): Promise<Listing> {
-    await this.vendors.require(principal.userId);
     const changes = Object.fromEntries(Object.entries(body ?? {}).filter(([, value]) => value !== undefined)) as ListingChanges;
-    await this.updates.update(principal.userId, id, changes);
+    await this.commands.execute(new UpdateListingCommand(principal.userId, id, changes));
     await this.waiter.catchUpWithThisRequest();
-    return this.listings.byId(id);
+    return this.queries.execute(GetListingQuery.byId(id));
   }
 }

@@ -3,10 +3,12 @@ import { EntityManager } from 'typeorm';
 import { RecordedEvent } from '../../../event-store/event-store';
 import { AsProjection, Projection } from '../../../projections/runner/processor';
 import { VendorEvent } from '../../vendors/domain/vendor.decider';
+import { VendorEvents } from '../../vendors/events';
 import { ListingChanges } from '../domain/listing-fields';
 import { InstallRecorded } from '../domain/installs';
 import { LISTING_EVENT_TYPES, ListingEvent } from '../domain/listing.decider';
 import { REVIEW_EVENT_TYPES, ReviewEvent, ReviewVoteEvent } from '../domain/review.decider';
+import { CatalogEvents } from '../events';
 import { applyInstall, applyReview } from './reviews-and-installs';
 
 /** Listing field -> column, for ListingUpdated. JSON documents are stored as jsonb. */
@@ -27,12 +29,12 @@ const COLUMNS: Record<keyof ListingChanges, { column: string; json?: true }> = {
   agentCard: { column: 'agent_card', json: true },
 };
 
-const VENDOR_EVENTS = [
-  'VendorProfileSaved',
-  'VendorDomainVerified',
-  'VendorDomainVerificationLapsed',
-  'VendorGithubVerified',
-  'VendorGithubVerificationLapsed',
+const VENDOR_EVENTS: string[] = [
+  VendorEvents.VendorProfileSaved,
+  VendorEvents.VendorDomainVerified,
+  VendorEvents.VendorDomainVerificationLapsed,
+  VendorEvents.VendorGithubVerified,
+  VendorEvents.VendorGithubVerificationLapsed,
 ];
 
 /**
@@ -44,17 +46,23 @@ const VENDOR_EVENTS = [
 @AsProjection()
 export class CatalogProjection implements Projection {
   readonly name = 'catalog';
-  readonly eventTypes = [...VENDOR_EVENTS, ...LISTING_EVENT_TYPES, ...REVIEW_EVENT_TYPES, 'ReviewVoted', 'InstallRecorded'];
+  readonly eventTypes = [
+    ...VENDOR_EVENTS,
+    ...LISTING_EVENT_TYPES,
+    ...REVIEW_EVENT_TYPES,
+    CatalogEvents.ReviewVoted,
+    CatalogEvents.InstallRecorded,
+  ];
 
   async apply(event: RecordedEvent, tx: EntityManager): Promise<void> {
     if (VENDOR_EVENTS.includes(event.type)) return this.applyVendor(event as unknown as VendorEvent, tx);
-    if (event.type === 'InstallRecorded') return applyInstall(event as unknown as InstallRecorded, tx);
-    if (event.type === 'ReviewVoted' || (REVIEW_EVENT_TYPES as string[]).includes(event.type)) {
+    if (event.type === CatalogEvents.InstallRecorded) return applyInstall(event as unknown as InstallRecorded, tx);
+    if (event.type === CatalogEvents.ReviewVoted || (REVIEW_EVENT_TYPES as string[]).includes(event.type)) {
       return applyReview(event as unknown as ReviewEvent | ReviewVoteEvent, tx);
     }
     const e = event as unknown as ListingEvent;
     switch (e.type) {
-      case 'ListingCreated': {
+      case CatalogEvents.ListingCreated: {
         const d = e.data;
         await tx.query(
           `INSERT INTO listings (id, vendor_id, slug, type, title, description, tags, targets, tools, price_cents, readme_md, status,
@@ -78,7 +86,7 @@ export class CatalogProjection implements Projection {
         );
         return;
       }
-      case 'ReleaseUploaded': {
+      case CatalogEvents.ReleaseUploaded: {
         const {
           readmeMd,
           listingId,
@@ -110,7 +118,7 @@ export class CatalogProjection implements Projection {
         );
         return;
       }
-      case 'ReleaseScanned': {
+      case CatalogEvents.ReleaseScanned: {
         const d = e.data;
         await tx.query(
           `UPDATE releases SET scan_status = $2, scan_label = $3, quality_score = $4, scan_findings = $5, scan_checks = $6,
@@ -128,10 +136,10 @@ export class CatalogProjection implements Projection {
         );
         return;
       }
-      case 'ReleasePublishRequested':
+      case CatalogEvents.ReleasePublishRequested:
         await tx.query('UPDATE releases SET publish_requested = true WHERE id = $1', [e.data.releaseId]);
         return;
-      case 'ReleasePublished': {
+      case CatalogEvents.ReleasePublished: {
         const d = e.data;
         await tx.query('UPDATE releases SET published_at = $2 WHERE id = $1', [d.releaseId, d.publishedAt]);
         // Fields the vendor never edited follow the latest release's manifest; edited ones stay as edited.
@@ -162,7 +170,7 @@ export class CatalogProjection implements Projection {
         );
         return;
       }
-      case 'ListingUpdated': {
+      case CatalogEvents.ListingUpdated: {
         const sets: string[] = [];
         const values: unknown[] = [e.data.listingId, e.data.updatedAt];
         for (const [field, value] of Object.entries(e.data.changes)) {
@@ -181,7 +189,7 @@ export class CatalogProjection implements Projection {
 
   private async applyVendor(e: VendorEvent, tx: EntityManager): Promise<void> {
     switch (e.type) {
-      case 'VendorProfileSaved':
+      case VendorEvents.VendorProfileSaved:
         await tx.query(
           `INSERT INTO catalog_vendors (vendor_id, slug, display_name) VALUES ($1, $2, $3)
            ON CONFLICT (vendor_id) DO UPDATE SET slug = $2, display_name = $3`,
@@ -192,20 +200,20 @@ export class CatalogProjection implements Projection {
           e.data.displayName,
         ]);
         return;
-      case 'VendorDomainVerified':
-      case 'VendorDomainVerificationLapsed':
+      case VendorEvents.VendorDomainVerified:
+      case VendorEvents.VendorDomainVerificationLapsed:
         await tx.query('UPDATE catalog_vendors SET domain_verified = $2 WHERE vendor_id = $1', [
           e.data.vendorId,
-          e.type === 'VendorDomainVerified',
+          e.type === VendorEvents.VendorDomainVerified,
         ]);
         break;
-      case 'VendorGithubVerified':
+      case VendorEvents.VendorGithubVerified:
         await tx.query('UPDATE catalog_vendors SET github_verified = true, github_org = $2 WHERE vendor_id = $1', [
           e.data.vendorId,
           e.data.org,
         ]);
         break;
-      case 'VendorGithubVerificationLapsed':
+      case VendorEvents.VendorGithubVerificationLapsed:
         await tx.query('UPDATE catalog_vendors SET github_verified = false WHERE vendor_id = $1', [e.data.vendorId]);
         break;
       default:

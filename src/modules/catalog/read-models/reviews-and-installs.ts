@@ -1,5 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { InstallRecorded } from '../domain/installs';
+import { CatalogEvents } from '../events';
 import { ReviewEvent, ReviewVoteEvent } from '../domain/review.decider';
 
 /**
@@ -9,7 +10,7 @@ import { ReviewEvent, ReviewVoteEvent } from '../domain/review.decider';
  */
 export async function applyReview(e: ReviewEvent | ReviewVoteEvent, tx: EntityManager): Promise<void> {
   switch (e.type) {
-    case 'ReviewPosted': {
+    case CatalogEvents.ReviewPosted: {
       const d = e.data;
       await tx.query(
         `INSERT INTO reviews (id, listing_id, user_id, rating, body, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)`,
@@ -18,7 +19,7 @@ export async function applyReview(e: ReviewEvent | ReviewVoteEvent, tx: EntityMa
       await moveRatings(tx, d.listingId, d.rating, 1);
       return;
     }
-    case 'ReviewEdited': {
+    case CatalogEvents.ReviewEdited: {
       const d = e.data;
       await tx.query('UPDATE reviews SET rating = $2, body = $3, updated_at = $4 WHERE id = $1', [
         d.reviewId,
@@ -29,14 +30,14 @@ export async function applyReview(e: ReviewEvent | ReviewVoteEvent, tx: EntityMa
       await moveRatings(tx, d.listingId, d.rating - d.previousRating, 0);
       return;
     }
-    case 'ReviewReplied':
+    case CatalogEvents.ReviewReplied:
       await tx.query('UPDATE reviews SET reply_body = $2, replied_at = $3 WHERE id = $1', [
         e.data.reviewId,
         e.data.body,
         e.data.repliedAt,
       ]);
       return;
-    case 'ReviewVoted': {
+    case CatalogEvents.ReviewVoted: {
       const d = e.data;
       await tx.query(
         `INSERT INTO review_votes (review_id, user_id, helpful) VALUES ($1, $2, $3)

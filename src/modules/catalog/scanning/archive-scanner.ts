@@ -11,12 +11,12 @@ import {
   unsafePathReason,
   ZipArchive,
 } from '../archive/zip-archive';
+import { ScanVerdict } from '../domain/listing.decider';
 import { classifyFile } from './file-kinds';
 import { classifyPrompt } from './prompt-guard';
 import { qualityScore } from './quality-score';
 import { findSecretKinds } from './secret-patterns';
 
-export type ScanStatus = 'passed' | 'flagged' | 'failed';
 export type ScanCheck =
   'zip_integrity' | 'manifest' | 'paths' | 'zip_bomb' | 'binaries' | 'secrets' | 'prompt_injection' | 'scanner';
 export const SCAN_CHECKS: readonly ScanCheck[] = [
@@ -46,7 +46,7 @@ export interface PromptGuardReport {
 }
 
 export interface ScanReport {
-  status: ScanStatus;
+  status: ScanVerdict;
   label: string;
   findings: ScanFinding[];
   checks: { check: ScanCheck; ok: boolean }[];
@@ -75,7 +75,7 @@ export const DEFAULT_SCAN_LIMITS: ScanLimits = {
 /** Entries smaller than this may compress very well without being suspicious. */
 export const RATIO_MIN_BYTES = 1024 * 1024;
 
-const STATUS_LABELS: Record<ScanStatus, string> = { passed: 'clean', flagged: 'warnings', failed: 'unsafe' };
+const STATUS_LABELS: Record<ScanVerdict, string> = { passed: 'clean', flagged: 'warnings', failed: 'unsafe' };
 
 class ScanRun {
   readonly findings: ScanFinding[] = [];
@@ -290,7 +290,7 @@ async function scanContents(archive: ZipArchive, limits: ScanLimits, run: ScanRu
 }
 
 function report(run: ScanRun, context: { signed: boolean }): ScanReport {
-  const status: ScanStatus = run.findings.some((f) => f.severity === 'failure')
+  const status: ScanVerdict = run.findings.some((f) => f.severity === 'failure')
     ? 'failed'
     : run.findings.some((f) => f.severity === 'warning')
       ? 'flagged'

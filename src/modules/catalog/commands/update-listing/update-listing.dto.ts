@@ -19,6 +19,7 @@ import {
   LISTING_LIMITS,
   LISTING_STATUSES,
   ListingStatus,
+  MAX_PRICE_CENTS,
   PRICING_MODELS,
   PricingModel,
   SERVICE_PROTOCOLS,
@@ -29,8 +30,6 @@ import {
   SettlementMethod,
 } from '../../domain/listing-fields';
 import { IsSmallJsonDocument } from './small-json-document';
-
-export const MAX_PRICE_CENTS = 100_000_000;
 
 /** Any subset of the listing's editable fields; `null` clears a nullable one. */
 export class UpdateListingDto {

@@ -1,0 +1,6 @@
+import { IsBoolean } from 'class-validator';
+
+export class VoteDto {
+  @IsBoolean()
+  helpful: boolean;
+}

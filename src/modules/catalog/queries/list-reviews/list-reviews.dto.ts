@@ -1,0 +1,4 @@
+import { PageQueryDto } from '../../../../platform/http/pagination';
+
+/** Reviews are listed newest first, 20 a page by default. */
+export class ReviewPageDto extends PageQueryDto {}

@@ -1,0 +1,203 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../../../platform/clock/clock';
+import { DomainError } from '../../../../platform/errors/domain-error';
+import { LISTING_SUMMARY_COLUMNS, toSearchResult } from '../../read-models/listing-rows';
+import { SearchCache } from './search-cache';
+import { decodeCursor, encodeCursor, searchFingerprint } from './search-cursor';
+import { SearchCriteria, SearchListingsQuery, SearchPage, SearchSort } from './search-listings.query';
+
+type Order = 'relevance' | SearchSort;
+
+/** Each order: the ordering column (also kept in the history for snapshots) and its direction. Ties break on id. */
+const ORDERS: Record<Order, { column: string; type: string; direction: 'ASC' | 'DESC' }> = {
+  relevance: { column: 'rank', type: 'float8', direction: 'DESC' },
+  popular: { column: 'install_count', type: 'bigint', direction: 'DESC' },
+  recent: { column: 'first_published_at', type: 'timestamptz', direction: 'DESC' },
+  rated: { column: 'rating_bayes', type: 'float8', direction: 'DESC' },
+  price_asc: { column: 'price_cents', type: 'bigint', direction: 'ASC' },
+  price_desc: { column: 'price_cents', type: 'bigint', direction: 'DESC' },
+  trusted: { column: 'trust_score', type: 'float8', direction: 'DESC' },
+};
+
+/** Deep pages cost a scan each; past this, walk with the cursor. */
+const MAX_OFFSET = 10_000;
+
+/**
+ * Full-text and faceted search over the searchable listings (public,
+ * published, with a published release).
+ *
+ * A page request reads current values. A cursor walk reads every listing as it
+ * was when the walk began: listings whose ordering values changed since then
+ * (new installs, new ratings, a new price) are read from
+ * `listing_search_history`, and listings that appeared since are left out, so
+ * a walk returns each listing once, without gaps, while the catalog changes.
+ */
+@QueryHandler(SearchListingsQuery)
+export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery, SearchPage> {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly cache: SearchCache,
+  ) {}
+
+  async execute({ criteria }: SearchListingsQuery): Promise<SearchPage> {
+    const key = JSON.stringify(Object.entries(criteria).sort(([a], [b]) => a.localeCompare(b)));
+    return this.cache.page(key, () => this.search(criteria));
+  }
+
+  private async search(params: SearchCriteria): Promise<SearchPage> {
+    const perPage = params.per_page ?? 20;
+    const text = textQuery(params.q);
+    const order: Order = params.sort ?? (text ? 'relevance' : 'popular');
+    const tags = parseTags(params.tags);
+    const fingerprint = searchFingerprint([
+      order,
+      text,
+      params.type,
+      params.target,
+      params.free,
+      params.tool,
+      tags,
+      params.live,
+      params.protocol,
+      params.settlement,
+      params.verified,
+    ]);
+    const now = this.clock.now().getTime();
+    const cursor = params.cursor === undefined ? null : decodeCursor(params.cursor, fingerprint, now);
+
+    const sql = new SqlParams();
+    const tsquery = text ? prefixTsquery(sql.add(text)) : null;
+    const filters = [
+      params.type && `l.type = ${sql.add(params.type)}`,
+      params.target && `l.targets @> ARRAY[${sql.add(params.target)}]::text[]`,
+      params.tool && `l.tools @> ARRAY[${sql.add(params.tool)}]::text[]`,
+      tags.length > 0 && `l.tags @> ${sql.add(tags)}::text[]`,
+      params.live && 'l.service_endpoint IS NOT NULL',
+      params.protocol && `l.service_protocol = ${sql.add(params.protocol)}`,
+      params.settlement && `l.settlement_methods @> ARRAY[${sql.add(params.settlement)}]::text[]`,
+      params.verified && 'l.vendor_verified',
+      // A query of stop words only ("the") filters nothing rather than everything.
+      tsquery && `(numnode(${tsquery}) = 0 OR l.search_vector @@ ${tsquery})`,
+    ].filter((f): f is string => typeof f === 'string');
+    const rank = tsquery ? `ts_rank_cd(l.search_vector, ${tsquery}, 1)::float8` : '0::float8';
+    const { column, type, direction } = ORDERS[order];
+    const compare = direction === 'DESC' ? '<' : '>';
+
+    if (!cursor) {
+      const page = params.page ?? 1;
+      if ((page - 1) * perPage > MAX_OFFSET)
+        throw new DomainError('invalid', `page reaches past ${MAX_OFFSET} results: follow nextCursor instead`);
+      const where = ['l.searchable', ...filters, params.free ? 'l.price_cents = 0' : null].filter(Boolean).join(' AND ');
+      const orderBy = order === 'relevance' ? `rank DESC, l.id DESC` : `l.${column} ${direction}, l.id ${direction}`;
+      const pageSql = `
+        SELECT ${LISTING_SUMMARY_COLUMNS}, ${rank} AS rank, ${order === 'relevance' ? rank : `l.${column}`} AS sort_value,
+               (SELECT coalesce(max(search_seq), 0) FROM listings) AS snapshot
+        FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
+        WHERE ${where} ORDER BY ${orderBy} LIMIT ${perPage + 1} OFFSET ${(page - 1) * perPage}`;
+      const [rows, [{ total }]] = await Promise.all([
+        this.dataSource.query(pageSql, sql.values),
+        this.dataSource.query(`SELECT count(*)::int AS total FROM listings l WHERE ${where}`, sql.values),
+      ]);
+      return this.toPage(rows, perPage, { total, page }, fingerprint, now);
+    }
+
+    // A walk: rows unchanged since the snapshot read their current values (through the order's index),
+    // rows changed since read the values they had then.
+    const snapshot = sql.add(cursor.snapshot);
+    const after = (value: string) =>
+      `(${value}, l.id) ${compare} (${sql.add(cursor.value)}::${type}, ${sql.add(cursor.id)}::uuid)`;
+    const currentValue = order === 'relevance' ? rank : `l.${column}`;
+    const pastValue = order === 'relevance' ? rank : `h.${column}`;
+    const walkSql = `
+      WITH current_rows AS (
+        SELECT l.id, ${currentValue} AS sort_value FROM listings l
+        WHERE l.searchable AND l.search_seq <= ${snapshot} ${filters.map((f) => `AND ${f}`).join(' ')}
+          ${params.free ? 'AND l.price_cents = 0' : ''} AND ${after(currentValue)}
+        ORDER BY ${currentValue} ${direction}, l.id ${direction} LIMIT ${perPage + 1}
+      ), changed_rows AS (
+        SELECT l.id, ${pastValue} AS sort_value FROM listings l
+        JOIN LATERAL (
+          SELECT * FROM listing_search_history h WHERE h.listing_id = l.id AND h.valid_until_seq > ${snapshot}
+          ORDER BY h.valid_until_seq LIMIT 1
+        ) h ON true
+        WHERE l.search_seq > ${snapshot} AND l.created_seq <= ${snapshot} AND h.searchable
+          ${filters.map((f) => `AND ${f}`).join(' ')} ${params.free ? 'AND h.price_cents = 0' : ''} AND ${after(pastValue)}
+      ), walk AS (
+        SELECT * FROM current_rows UNION ALL SELECT * FROM changed_rows
+        ORDER BY sort_value ${direction}, id ${direction} LIMIT ${perPage + 1}
+      )
+      SELECT ${LISTING_SUMMARY_COLUMNS}, w.sort_value, ${snapshot}::bigint AS snapshot
+      FROM walk w JOIN listings l ON l.id = w.id JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
+      ORDER BY w.sort_value ${direction}, w.id ${direction}`;
+    const rows = await this.dataSource.query(walkSql, sql.values);
+    return this.toPage(rows, perPage, null, fingerprint, now);
+  }
+
+  private toPage(
+    rows: Record<string, unknown>[],
+    perPage: number,
+    paging: { total: number; page: number } | null,
+    fingerprint: string,
+    now: number,
+  ): SearchPage {
+    const more = rows.length > perPage;
+    const shown = rows.slice(0, perPage);
+    const last = shown[shown.length - 1];
+    const nextCursor =
+      more && last
+        ? encodeCursor({
+            snapshot: Number(last.snapshot),
+            value: last.sort_value instanceof Date ? last.sort_value.toISOString() : Number(last.sort_value),
+            id: last.id as string,
+            search: fingerprint,
+            issuedAt: now,
+          })
+        : null;
+    return {
+      results: shown.map(toSearchResult),
+      total: paging ? paging.total : null,
+      page: paging ? paging.page : null,
+      perPage,
+      nextCursor,
+    };
+  }
+}
+
+/**
+ * The user's websearch-syntax query as a tsquery in which every word matches
+ * as a prefix ("pdf-to" finds "pdf-tools"): each quoted lexeme of the parsed
+ * query's text form gets `:*`.
+ */
+function prefixTsquery(param: string): string {
+  return `regexp_replace(websearch_to_tsquery('english', ${param})::text, '''([^'']+)''', '''\\1'':*', 'g')::tsquery`;
+}
+
+/** Quotes and backslashes are dropped: the prefix rewrite works on the tsquery's text form, where they would need escaping. */
+function textQuery(q: string | undefined): string | null {
+  const cleaned = q?.replace(/['\\]/g, ' ').trim();
+  return cleaned ? cleaned : null;
+}
+
+function parseTags(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  const tags = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((t) => t.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
+  if (tags.length > 10) throw new DomainError('invalid', 'tags may name at most 10 tags');
+  return tags;
+}
+
+class SqlParams {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
