@@ -65,6 +65,10 @@ export function toErrorResponse(error: unknown, logger: Logger, request?: Fastif
   if (sqlState === '22P05' || sqlState === '22021' || sqlState === '22P02') {
     return { status: 400, body: { message: 'The request contains characters that cannot be stored' } };
   }
+  // A multipart upload takes one file: a second is the caller's mistake, not a size problem.
+  if ((error as { code?: unknown })?.code === 'FST_FILES_LIMIT') {
+    return { status: 400, body: { message: 'Send exactly one archive: this upload takes a single file' } };
+  }
   // Errors raised by Fastify and its plugins (bad JSON, body too large, rate limit) carry a 4xx statusCode.
   const statusCode = (error as { statusCode?: unknown })?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {

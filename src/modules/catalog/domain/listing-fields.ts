@@ -39,3 +39,25 @@ export const LISTING_LIMITS = {
   readmeBytes: 512 * 1024,
   documentBytes: 16 * 1024,
 } as const;
+
+/** Fields that always hold a value: a PATCH may change them, never clear them with null. */
+export const REQUIRED_LISTING_FIELDS = [
+  'title',
+  'description',
+  'tags',
+  'priceCents',
+  'readmeMd',
+  'status',
+  'pricingModel',
+  'settlementMethods',
+] as const;
+
+/** Fields a PATCH may clear with null. */
+export const CLEARABLE_LISTING_FIELDS = [
+  'serviceEndpoint',
+  'serviceProtocol',
+  'serviceTransport',
+  'perCallCents',
+  'capabilities',
+  'agentCard',
+] as const;

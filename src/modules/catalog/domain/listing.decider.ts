@@ -2,7 +2,18 @@ import { Decider } from '../../../event-store/fold-stream';
 import * as semver from 'semver';
 import { DomainError } from '../../../platform/errors/domain-error';
 import { CatalogEvents } from '../events';
-import { ListingChanges, ListingStatus, PricingModel } from './listing-fields';
+import { codePointLength, isMultiLineText, isSingleLineText } from '../../../platform/text/text-rules';
+import {
+  LISTING_LIMITS,
+  LISTING_STATUSES,
+  ListingChanges,
+  ListingStatus,
+  MAX_PRICE_CENTS,
+  PRICING_MODELS,
+  PricingModel,
+  REQUIRED_LISTING_FIELDS,
+  SETTLEMENT_METHODS,
+} from './listing-fields';
 
 /**
  * A listing and its releases (stream `listing-<id>`). Releases live in their
@@ -159,7 +170,10 @@ export function decideListing(command: ListingCommand, state: ListingState): Lis
     case 'UpdateListing': {
       if (state.vendorId !== command.vendorId) throw new DomainError('not_found', 'Listing not found');
       checkChanges(command.changes, state);
-      return [{ type: CatalogEvents.ListingUpdated, data: { listingId, changes: command.changes, updatedAt: at } }];
+      // Titles are trimmed, as the manifest's are.
+      const changes =
+        command.changes.title === undefined ? command.changes : { ...command.changes, title: command.changes.title.trim() };
+      return [{ type: CatalogEvents.ListingUpdated, data: { listingId, changes, updatedAt: at } }];
     }
   }
 }
@@ -244,6 +258,7 @@ function supersedes(version: string, latest: string | null): boolean {
 /** Rules that span fields or depend on the listing's state; single fields are validated at the edge. */
 function checkChanges(changes: ListingChanges, state: Extract<ListingState, { exists: true }>): void {
   if (Object.keys(changes).length === 0) throw new DomainError('invalid', 'Send at least one field to change');
+  checkStorable(changes);
   const pricingModel = changes.pricingModel ?? state.pricingModel;
   const perCallCents = changes.perCallCents !== undefined ? changes.perCallCents : state.perCallCents;
   if (pricingModel === 'metered' && (perCallCents === null || perCallCents === undefined)) {
@@ -260,6 +275,53 @@ function checkChanges(changes: ListingChanges, state: Extract<ListingState, { ex
   if ((changes.status === 'published' || changes.status === 'unlisted') && state.latestVersion === null) {
     throw new DomainError('unprocessable', `A listing needs a published release before it can be ${changes.status}`);
   }
+}
+
+/**
+ * The same rules as the edge, again in the domain: an edit the read models
+ * could not hold is refused here, before anything is appended, so it can
+ * never be stored, dead-lettered, and lost on every rebuild.
+ */
+function checkStorable(changes: ListingChanges): void {
+  const refuse = (field: string, rule: string) => {
+    throw new DomainError('invalid', `${field} ${rule}`);
+  };
+  for (const field of REQUIRED_LISTING_FIELDS)
+    if (changes[field] === null) refuse(field, 'cannot be null: it always holds a value');
+  const { title, description, tags, priceCents, readmeMd, status, pricingModel, settlementMethods, perCallCents } = changes;
+  if (title !== undefined) {
+    if (typeof title !== 'string' || title.trim() === '' || codePointLength(title.trim()) > LISTING_LIMITS.title)
+      refuse('title', `must be 1-${LISTING_LIMITS.title} characters, not only spaces`);
+    if (!isSingleLineText(title)) refuse('title', 'must be one line without control characters');
+  }
+  if (description !== undefined) {
+    if (typeof description !== 'string' || description.trim() === '' || codePointLength(description) > LISTING_LIMITS.description)
+      refuse('description', `must be 1-${LISTING_LIMITS.description} characters, not only spaces`);
+    if (!isMultiLineText(description)) refuse('description', 'must not contain control characters');
+  }
+  if (
+    tags !== undefined &&
+    (!Array.isArray(tags) ||
+      tags.length > LISTING_LIMITS.tags ||
+      tags.some((t) => typeof t !== 'string' || !/^[a-z0-9-]{1,32}$/.test(t)))
+  )
+    refuse('tags', `must be at most ${LISTING_LIMITS.tags} tags of 1-32 lowercase letters, digits or hyphens`);
+  for (const [field, cents] of [
+    ['priceCents', priceCents],
+    ['perCallCents', perCallCents],
+  ] as const)
+    if (cents !== undefined && cents !== null && (!Number.isSafeInteger(cents) || cents < 0 || cents > MAX_PRICE_CENTS))
+      refuse(field, `must be a whole number of cents from 0 to ${MAX_PRICE_CENTS}`);
+  if (readmeMd !== undefined && typeof readmeMd !== 'string') refuse('readmeMd', 'must be a string');
+  if (status !== undefined && !LISTING_STATUSES.includes(status))
+    refuse('status', `must be one of ${LISTING_STATUSES.join(', ')}`);
+  if (pricingModel !== undefined && !PRICING_MODELS.includes(pricingModel))
+    refuse('pricingModel', `must be one of ${PRICING_MODELS.join(', ')}`);
+  if (
+    settlementMethods !== undefined &&
+    (!Array.isArray(settlementMethods) || settlementMethods.some((m) => !SETTLEMENT_METHODS.includes(m)))
+  )
+    refuse('settlementMethods', `must list some of ${SETTLEMENT_METHODS.join(', ')}`);
 }
 
 export function evolveListing(state: ListingState, event: ListingEvent): ListingState {

@@ -1,5 +1,6 @@
 import { Decider } from '../../../event-store/fold-stream';
 import { DomainError } from '../../../platform/errors/domain-error';
+import { codePointLength } from '../../../platform/text/text-rules';
 import { CatalogEvents } from '../events';
 
 /**
@@ -44,7 +45,7 @@ export function decideReview(command: ReviewCommand, state: ReviewState): Review
     case 'PostReview': {
       if (!Number.isInteger(command.rating) || command.rating < 1 || command.rating > 5)
         throw new DomainError('invalid', 'rating must be an integer from 1 to 5');
-      if (command.body.length > REVIEW_BODY_MAX)
+      if (codePointLength(command.body) > REVIEW_BODY_MAX)
         throw new DomainError('invalid', `body must be at most ${REVIEW_BODY_MAX} characters`);
       const { listingId, userId, rating, body } = command;
       if (!state.exists) {
@@ -74,7 +75,7 @@ export function decideReview(command: ReviewCommand, state: ReviewState): Review
     case 'ReplyToReview': {
       if (!state.exists) throw new DomainError('not_found', 'Review not found');
       const body = command.body.trim();
-      if (body.length < 1 || body.length > REVIEW_BODY_MAX)
+      if (codePointLength(body) < 1 || codePointLength(body) > REVIEW_BODY_MAX)
         throw new DomainError('invalid', `body must be 1-${REVIEW_BODY_MAX} characters`);
       return [
         {

@@ -1,4 +1,5 @@
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { CodePoints, MultiLine } from '../../../../platform/http/validation';
 import { REVIEW_BODY_MAX } from '../../domain/review.decider';
 
 export class PostReviewDto {
@@ -9,6 +10,7 @@ export class PostReviewDto {
 
   @IsOptional()
   @IsString()
-  @MaxLength(REVIEW_BODY_MAX)
+  @CodePoints(0, REVIEW_BODY_MAX)
+  @MultiLine()
   body?: string;
 }

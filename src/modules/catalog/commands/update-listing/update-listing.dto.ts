@@ -5,15 +5,12 @@ import {
   IsIn,
   IsInt,
   IsObject,
-  IsOptional,
   IsString,
   IsUrl,
-  Length,
   Matches,
   Max,
   MaxLength,
   Min,
-  ValidateIf,
 } from 'class-validator';
 import {
   LISTING_LIMITS,
@@ -29,22 +26,27 @@ import {
   SETTLEMENT_METHODS,
   SettlementMethod,
 } from '../../domain/listing-fields';
+import { Clearable, CodePoints, MultiLine, Optional, SingleLine } from '../../../../platform/http/validation';
 import { IsSmallJsonDocument } from './small-json-document';
 
-/** Any subset of the listing's editable fields; `null` clears a nullable one. */
+/** Any subset of the listing's editable fields. `null` clears the clearable ones (`CLEARABLE_LISTING_FIELDS`) and is a 400 on any other. */
 export class UpdateListingDto {
-  @IsOptional()
+  @Optional()
   @IsString()
-  @Length(1, LISTING_LIMITS.title)
+  @CodePoints(1, LISTING_LIMITS.title)
+  @Matches(/\S/, { message: 'title must not be only spaces' })
+  @SingleLine()
   title?: string;
 
-  @IsOptional()
+  @Optional()
   @IsString()
-  @Length(1, LISTING_LIMITS.description)
+  @CodePoints(1, LISTING_LIMITS.description)
+  @Matches(/\S/, { message: 'description must not be only spaces' })
+  @MultiLine()
   description?: string;
 
   /** At most 10 tags of lowercase letters, digits and hyphens. */
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(LISTING_LIMITS.tags)
   @ArrayUnique()
@@ -52,23 +54,22 @@ export class UpdateListingDto {
   tags?: string[];
 
   /** 0 means free. */
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(0)
   @Max(MAX_PRICE_CENTS)
   priceCents?: number;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(LISTING_LIMITS.readmeBytes)
   readmeMd?: string;
 
-  @IsOptional()
+  @Optional()
   @IsIn(LISTING_STATUSES)
   status?: ListingStatus;
 
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
+  @Clearable()
   @IsUrl(
     { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
     { message: 'serviceEndpoint must be an http(s) URL' },
@@ -76,42 +77,37 @@ export class UpdateListingDto {
   @MaxLength(2048)
   serviceEndpoint?: string | null;
 
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
+  @Clearable()
   @IsIn(SERVICE_PROTOCOLS)
   serviceProtocol?: ServiceProtocol | null;
 
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
+  @Clearable()
   @IsIn(SERVICE_TRANSPORTS)
   serviceTransport?: ServiceTransport | null;
 
-  @IsOptional()
+  @Optional()
   @IsIn(PRICING_MODELS)
   pricingModel?: PricingModel;
 
   /** Required when pricingModel is metered. */
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
+  @Clearable()
   @IsInt()
   @Min(0)
   @Max(MAX_PRICE_CENTS)
   perCallCents?: number | null;
 
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayUnique()
   @IsIn(SETTLEMENT_METHODS, { each: true })
   settlementMethods?: SettlementMethod[];
 
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
+  @Clearable()
   @IsObject()
   @IsSmallJsonDocument(LISTING_LIMITS.documentBytes)
   capabilities?: Record<string, unknown> | null;
 
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
+  @Clearable()
   @IsObject()
   @IsSmallJsonDocument(LISTING_LIMITS.documentBytes)
   agentCard?: Record<string, unknown> | null;
