@@ -13,6 +13,7 @@ import { UsersModule } from './modules/users/users.module';
 import { VendorsModule } from './modules/vendors/vendors.module';
 import { BlobStoreModule } from './platform/blob-store/blob-store';
 import { DatabaseModule } from './platform/database/database.module';
+import { CursorModule } from './platform/http/cursor-codec';
 import { EventContextInterceptor } from './platform/http/event-context.interceptor';
 import { QueueModule } from './platform/queue/queue.module';
 import { ProjectionsModule } from './projections/projections.module';
@@ -27,6 +28,7 @@ export function platformModules(config: AppConfig, clock?: Clock) {
     EventStoreModule,
     QueueModule,
     BlobStoreModule,
+    CursorModule,
     CqrsModule.forRoot({ eventIdProvider: storedEventIdProvider }),
     ProjectionsModule,
     SagasModule,

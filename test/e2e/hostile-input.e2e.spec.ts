@@ -18,6 +18,7 @@ describe('hostile input', () => {
     [owner, reader] = await Promise.all([newCaller(app), newCaller(app, ['read'])]);
     const acme = await seed.vendor('acme', { id: owner.userId });
     ({ listingId } = await seed.listing({ vendor: acme, slug: 'pdf-tools' }));
+    await seed.listing({ vendor: acme, slug: 'csv-tools' });
   });
   afterAll(async () => app?.close());
 
@@ -156,6 +157,30 @@ describe('hostile input', () => {
     const body = await longParam.text();
     expect(Object.keys(JSON.parse(body))).toEqual(['message']);
     expect(body.length).toBeLessThan(200);
+  });
+
+  it('answers forged, tampered and foreign search cursors with a 400, for every sort', async () => {
+    const unsigned = (value: unknown) =>
+      Buffer.from(JSON.stringify([1, 1, value, '00000000-0000-4000-8000-000000000000', 'x', Date.now()])).toString('base64url');
+    for (const [sort, value] of [
+      ['popular', 1e308],
+      ['popular', 1.5],
+      ['popular', '2026-01-01'],
+      ['recent', 5],
+      ['price_asc', 'abc'],
+    ] as const) {
+      const response = await fetch(`${app.url}/v1/search?sort=${sort}&cursor=${unsigned(value)}`);
+      expect({ sort, value, status: response.status }).toEqual({ sort, value, status: 400 });
+    }
+    const first = await json(await fetch(`${app.url}/v1/search?sort=popular&per_page=1`));
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const [body, signature] = first.nextCursor.split('.');
+    const parts = JSON.parse(Buffer.from(body, 'base64url').toString());
+    parts[4][1] = 1e308;
+    const tampered = `${Buffer.from(JSON.stringify(parts)).toString('base64url')}.${signature}`;
+    expect((await fetch(`${app.url}/v1/search?sort=popular&per_page=1&cursor=${tampered}`)).status).toBe(400);
+    expect((await fetch(`${app.url}/v1/search?sort=recent&per_page=1&cursor=${first.nextCursor}`)).status).toBe(400);
+    expect((await fetch(`${app.url}/v1/search?sort=popular&per_page=1&cursor=${first.nextCursor}`)).status).toBe(200);
   });
 
   it('answers a release upload with two files with a 400 that asks for one archive', async () => {

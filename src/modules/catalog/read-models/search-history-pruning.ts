@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
 import { Queues } from '../../../platform/queue/queues';
-import { CURSOR_TTL_MS } from '../queries/search-listings/search-cursor';
+import { CURSOR_TTL_MS } from '../../../platform/http/cursor-codec';
 
 const QUEUE = 'search-history-pruning';
 const EVERY_MS = 15 * 60 * 1000;

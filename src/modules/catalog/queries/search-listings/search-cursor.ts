@@ -1,60 +1,48 @@
 import { createHash } from 'node:crypto';
-import { DomainError } from '../../../../platform/errors/domain-error';
+import { CursorCodec, invalidCursor } from '../../../../platform/http/cursor-codec';
 import { isUuid } from '../../../../platform/ids';
 
 /**
- * An opaque keyset cursor: the walk's snapshot (the catalog sequence when it
- * started), the last result's ordering value and id, and a fingerprint of the
- * search it belongs to.
+ * Where a search walk stands: the walk's snapshot (the catalog sequence when
+ * it started), the last result's ordering value and id. Carried in a signed
+ * cursor bound to the search's fingerprint.
  */
 export interface SearchCursor {
   snapshot: number;
   value: number | string;
   id: string;
-  search: string;
-  issuedAt: number;
 }
 
-/** Older cursors are refused: the ordering history they read from is pruned. */
-export const CURSOR_TTL_MS = 60 * 60 * 1000;
+/** What an ordering value must be for each column type: a forged-looking one never reaches SQL. */
+export type SortValueKind = 'integer' | 'number' | 'timestamp';
 
-export function encodeCursor(cursor: SearchCursor): string {
-  return Buffer.from(JSON.stringify([1, cursor.snapshot, cursor.value, cursor.id, cursor.search, cursor.issuedAt])).toString(
-    'base64url',
-  );
+const KIND = 'search';
+
+export function encodeSearchCursor(codec: CursorCodec, cursor: SearchCursor, search: string, now: number): string {
+  return codec.encode(KIND, search, [cursor.snapshot, cursor.value, cursor.id], now);
 }
 
-export function decodeCursor(text: string, search: string, now: number): SearchCursor {
-  let parts: unknown;
-  try {
-    parts = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(parts) || parts.length !== 6 || parts[0] !== 1) throw invalid();
-  const [, snapshot, value, id, searchOf, issuedAt] = parts;
-  if (
-    !Number.isSafeInteger(snapshot) ||
-    !(typeof value === 'number' ? Number.isFinite(value) : typeof value === 'string' && !Number.isNaN(Date.parse(value))) ||
-    typeof id !== 'string' ||
-    !isUuid(id) ||
-    typeof searchOf !== 'string' ||
-    !Number.isSafeInteger(issuedAt)
-  ) {
-    throw invalid();
-  }
-  if (searchOf !== search)
-    throw new DomainError('invalid', 'This cursor belongs to a different search: keep the other parameters as they were');
-  if (now - issuedAt > CURSOR_TTL_MS)
-    throw new DomainError('invalid', 'This cursor has expired: start the walk again without a cursor');
-  return { snapshot, value, id, search: searchOf, issuedAt };
+export function decodeSearchCursor(
+  codec: CursorCodec,
+  text: string,
+  search: string,
+  valueKind: SortValueKind,
+  now: number,
+): SearchCursor {
+  const position = codec.decode(text, KIND, search, now);
+  const [snapshot, value, id] = position;
+  const valueFits =
+    valueKind === 'integer'
+      ? Number.isSafeInteger(value)
+      : valueKind === 'number'
+        ? typeof value === 'number' && Number.isFinite(value)
+        : typeof value === 'string' && !Number.isNaN(Date.parse(value));
+  if (position.length !== 3 || !Number.isSafeInteger(snapshot) || !valueFits || typeof id !== 'string' || !isUuid(id))
+    throw invalidCursor();
+  return { snapshot: snapshot as number, value: value as number | string, id };
 }
 
 /** Identifies a search by everything but its position. */
 export function searchFingerprint(parts: unknown): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 16);
-}
-
-function invalid(): DomainError {
-  return new DomainError('invalid', 'cursor is not a cursor this service issued');
 }

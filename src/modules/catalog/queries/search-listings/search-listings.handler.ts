@@ -4,20 +4,21 @@ import { Clock } from '../../../../platform/clock/clock';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { LISTING_SUMMARY_COLUMNS, toSearchResult } from '../../read-models/listing-rows';
 import { SearchCache } from './search-cache';
-import { decodeCursor, encodeCursor, searchFingerprint } from './search-cursor';
+import { CursorCodec } from '../../../../platform/http/cursor-codec';
+import { decodeSearchCursor, encodeSearchCursor, searchFingerprint, SortValueKind } from './search-cursor';
 import { SearchCriteria, SearchListingsQuery, SearchPage, SearchSort } from './search-listings.query';
 
 type Order = 'relevance' | SearchSort;
 
 /** Each order: the ordering column (also kept in the history for snapshots) and its direction. Ties break on id. */
-const ORDERS: Record<Order, { column: string; type: string; direction: 'ASC' | 'DESC' }> = {
-  relevance: { column: 'rank', type: 'float8', direction: 'DESC' },
-  popular: { column: 'install_count', type: 'bigint', direction: 'DESC' },
-  recent: { column: 'first_published_at', type: 'timestamptz', direction: 'DESC' },
-  rated: { column: 'rating_bayes', type: 'float8', direction: 'DESC' },
-  price_asc: { column: 'price_cents', type: 'bigint', direction: 'ASC' },
-  price_desc: { column: 'price_cents', type: 'bigint', direction: 'DESC' },
-  trusted: { column: 'trust_score', type: 'float8', direction: 'DESC' },
+const ORDERS: Record<Order, { column: string; type: string; direction: 'ASC' | 'DESC'; value: SortValueKind }> = {
+  relevance: { column: 'rank', type: 'float8', direction: 'DESC', value: 'number' },
+  popular: { column: 'install_count', type: 'bigint', direction: 'DESC', value: 'integer' },
+  recent: { column: 'first_published_at', type: 'timestamptz', direction: 'DESC', value: 'timestamp' },
+  rated: { column: 'rating_bayes', type: 'float8', direction: 'DESC', value: 'number' },
+  price_asc: { column: 'price_cents', type: 'bigint', direction: 'ASC', value: 'integer' },
+  price_desc: { column: 'price_cents', type: 'bigint', direction: 'DESC', value: 'integer' },
+  trusted: { column: 'trust_score', type: 'float8', direction: 'DESC', value: 'number' },
 };
 
 /** Deep pages cost a scan each; past this, walk with the cursor. */
@@ -39,6 +40,7 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly cache: SearchCache,
+    private readonly cursors: CursorCodec,
   ) {}
 
   async execute({ criteria }: SearchListingsQuery): Promise<SearchPage> {
@@ -65,7 +67,8 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
       params.verified,
     ]);
     const now = this.clock.now().getTime();
-    const cursor = params.cursor === undefined ? null : decodeCursor(params.cursor, fingerprint, now);
+    const cursor =
+      params.cursor === undefined ? null : decodeSearchCursor(this.cursors, params.cursor, fingerprint, ORDERS[order].value, now);
 
     const sql = new SqlParams();
     const tsquery = text ? prefixTsquery(sql.add(text)) : null;
@@ -147,13 +150,16 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
     const last = shown[shown.length - 1];
     const nextCursor =
       more && last
-        ? encodeCursor({
-            snapshot: Number(last.snapshot),
-            value: last.sort_value instanceof Date ? last.sort_value.toISOString() : Number(last.sort_value),
-            id: last.id as string,
-            search: fingerprint,
-            issuedAt: now,
-          })
+        ? encodeSearchCursor(
+            this.cursors,
+            {
+              snapshot: Number(last.snapshot),
+              value: last.sort_value instanceof Date ? last.sort_value.toISOString() : Number(last.sort_value),
+              id: last.id as string,
+            },
+            fingerprint,
+            now,
+          )
         : null;
     return {
       results: shown.map(toSearchResult),
