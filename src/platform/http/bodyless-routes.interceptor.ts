@@ -8,7 +8,7 @@ import { DomainError } from '../errors/domain-error';
 /**
  * Unknown fields are refused everywhere, routes without a body included: a
  * JSON body sent to a route that reads none is a 400 naming what was sent,
- * never silently ignored. Multipart uploads read their own parts.
+ * never silently ignored. Routes that take the raw request (uploads) read their own body.
  */
 @Injectable()
 export class BodylessRoutesInterceptor implements NestInterceptor {
@@ -25,8 +25,9 @@ export class BodylessRoutesInterceptor implements NestInterceptor {
   }
 }
 
+/** A route reads the body through `@Body()`, or handles the raw request (a multipart upload) itself. */
 function readsBody(context: ExecutionContext): boolean {
   const args: Record<string, unknown> =
     Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), context.getHandler().name) ?? {};
-  return Object.keys(args).some((key) => Number(key.split(':')[0]) === RouteParamtypes.BODY);
+  return Object.keys(args).some((key) => [RouteParamtypes.BODY, RouteParamtypes.REQUEST].includes(Number(key.split(':')[0])));
 }
