@@ -39,6 +39,8 @@ export interface AppConfig {
   github: { clientId: string | undefined; clientSecret: string | undefined; oauthUrl: string; apiUrl: string };
   /** How often vendor verifications are re-checked; a proof that disappeared lapses. */
   verificationRecheckMs: number;
+  /** `/health` is degraded while a projection or process manager is more than this many events behind. */
+  healthMaxLagEvents: number;
   /** Signs cursors; unset: a key generated once under `dataDir`. Set it when instances share no disk. */
   cursorSecret: string | undefined;
   /** How long search results may be served from memory before the catalogue's version is looked up again; 0 turns the cache off. */
@@ -112,6 +114,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     verificationRecheckMs: read.integer('VERIFICATION_RECHECK_MS', 6 * 60 * 60 * 1000, { min: 1000 }),
     searchCacheMs: read.integer('SEARCH_CACHE_MS', 250, { max: 60_000 }),
     cursorSecret: read.optional('CURSOR_SECRET'),
+    healthMaxLagEvents: read.integer('HEALTH_MAX_LAG_EVENTS', 1_000, { min: 1, max: 100_000 }),
   };
 }
 

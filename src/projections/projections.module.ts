@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { DeadLetters } from './dead-letters';
+import { ProcessorHealth } from './processor-health';
 import { ProcessorsService } from './processors.service';
 import { ProjectionWaiter, ReadYourWritesInterceptor } from './read-your-writes';
 
@@ -7,7 +9,7 @@ import { ProjectionWaiter, ReadYourWritesInterceptor } from './read-your-writes'
 @Global()
 @Module({
   imports: [DiscoveryModule],
-  providers: [ProcessorsService, ProjectionWaiter, ReadYourWritesInterceptor],
-  exports: [ProcessorsService, ProjectionWaiter, ReadYourWritesInterceptor],
+  providers: [ProcessorsService, ProjectionWaiter, ReadYourWritesInterceptor, ProcessorHealth, DeadLetters],
+  exports: [ProcessorsService, ProjectionWaiter, ReadYourWritesInterceptor, ProcessorHealth, DeadLetters],
 })
 export class ProjectionsModule {}

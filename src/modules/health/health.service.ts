@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Pool } from 'pg';
 import { EventStore } from '../../event-store/event-store';
 import { PG_POOL } from '../../platform/database/database.module';
 import { Queues } from '../../platform/queue/queues';
 import { VERSION } from '../../platform/version';
+import { ProcessorHealth } from '../../projections/processor-health';
 
 export interface HealthReport {
   ok: boolean;
@@ -19,13 +20,17 @@ export class HealthService {
     @Inject(PG_POOL) private readonly pool: Pool,
     private readonly store: EventStore,
     private readonly queues: Queues,
+    private readonly processors: ProcessorHealth,
   ) {}
+
+  private readonly logger = new Logger('Health');
 
   private inFlight: Promise<HealthReport> | undefined;
 
   /**
    * Healthy only when PostgreSQL, the event store and the queue backend all
-   * answer. Concurrent callers share one round of checks, so a burst of probes
+   * answer, no processor holds a dead letter, and none lags past
+   * `HEALTH_MAX_LAG_EVENTS`. Concurrent callers share one round of checks, so a burst of probes
    * costs the dependencies one probe each.
    */
   check(): Promise<HealthReport> {
@@ -38,8 +43,13 @@ export class HealthService {
       withTimeout(this.pool.query('SELECT 1')),
       withTimeout(this.store.ping()),
       this.queues.ping(),
+      withTimeout(this.processors.problems()).then((problems) => {
+        if (problems.length > 0) throw new Error(problems.join('; '));
+      }),
     ]);
-    const ok = results.every((r) => r.status === 'fulfilled');
+    const failures = results.flatMap((r) => (r.status === 'rejected' ? [describe(r.reason)] : []));
+    if (failures.length > 0) this.logger.warn(`degraded: ${failures.join('; ')}`);
+    const ok = failures.length === 0;
     return { ok, version: VERSION, status: ok ? 'healthy' : 'degraded' };
   }
 }
@@ -54,4 +64,8 @@ async function withTimeout<T>(work: Promise<T>): Promise<T> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+function describe(reason: unknown): string {
+  return reason instanceof Error ? reason.message : String(reason);
 }

@@ -6,6 +6,7 @@ import { resolveInfrastructure } from '../../bootstrap';
 import { AppConfig } from '../../config/app-config';
 import { EventStore } from '../../event-store/event-store';
 import { LogPosition } from '../../event-store/log-position';
+import { DeadLetters } from '../dead-letters';
 import { ProcessorsService } from '../processors.service';
 import { Checkpoints } from '../runner/checkpoints';
 import { processorName } from '../runner/processor';
@@ -22,7 +23,11 @@ export interface ProcessorStatus {
 }
 
 const USAGE = `usage: npm run projections -- status
-       npm run projections -- rebuild [name]   (every projection when no name is given)`;
+       npm run projections -- rebuild [name]             (every projection when no name is given)
+       npm run projections -- dead-letters [name]        (events a processor gave up on)
+       npm run projections -- retry-dead-letters [name]  (apply them again, after a fix)`;
+
+const COMMANDS = ['status', 'rebuild', 'dead-letters', 'retry-dead-letters'];
 
 /**
  * `status` prints each processor's checkpoint and lag; `rebuild` resets a
@@ -37,7 +42,7 @@ export async function runProjectionsCli(
   features: DynamicModule['imports'] = [],
 ): Promise<number> {
   const [command, name] = args;
-  if (command !== 'status' && command !== 'rebuild') {
+  if (!COMMANDS.includes(command)) {
     print(USAGE);
     return 2;
   }
@@ -55,6 +60,22 @@ export async function runProjectionsCli(
         );
       }
       return 0;
+    }
+    if (command === 'dead-letters') {
+      const letters = await context.get(DeadLetters).list(name);
+      for (const l of letters)
+        print(
+          `${l.processor.padEnd(28)} ${l.eventType.padEnd(28)} ${l.eventId}  ${l.failedAt}  attempts ${l.attempts}  ${l.error}`,
+        );
+      if (letters.length === 0) print('no dead letters');
+      return 0;
+    }
+    if (command === 'retry-dead-letters') {
+      const outcomes = await context.get(DeadLetters).retry(name);
+      for (const { letter, retried, error } of outcomes)
+        print(`${letter.processor} ${letter.eventType} ${letter.eventId}: ${retried ? 'applied' : `failed again: ${error}`}`);
+      if (outcomes.length === 0) print('no dead letters');
+      return outcomes.every((o) => o.retried) ? 0 : 1;
     }
     const processors = context.get(ProcessorsService);
     const targets = name ? [name] : processors.projectionNames;

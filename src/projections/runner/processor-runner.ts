@@ -244,10 +244,10 @@ export class ProcessorRunner {
       if (relevant) {
         this.logger.error(`processor ${this.name}: gave up on ${event.type} ${event.eventId}: ${describe(lastError)}`);
         await tx.query(
-          `INSERT INTO processor_dead_letters (processor, event_id, event_type, error, attempts)
-           VALUES ($1, $2, $3, $4, $5)
+          `INSERT INTO processor_dead_letters (processor, event_id, event_type, error, attempts, stream_id, revision)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)
            ON CONFLICT (processor, event_id) DO UPDATE SET error = EXCLUDED.error, attempts = EXCLUDED.attempts, failed_at = now()`,
-          [this.name, event.eventId, event.type, describe(lastError), this.options.maxAttempts],
+          [this.name, event.eventId, event.type, describe(lastError), this.options.maxAttempts, event.streamId, event.revision],
         );
       }
       if (transactional) await Checkpoints.save(tx, this.name, event.position);

@@ -7,6 +7,7 @@ import { AuthAudit1763830000000 } from './1763830000000-auth-audit';
 import { Vendors1763840000000 } from './1763840000000-vendors';
 import { Catalog1763850000000 } from './1763850000000-catalog';
 import { Discovery1763860000000 } from './1763860000000-discovery';
+import { DeadLetterAddress1763870000000 } from './1763870000000-dead-letter-address';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   Vendors1763840000000,
   Catalog1763850000000,
   Discovery1763860000000,
+  DeadLetterAddress1763870000000,
 ];
