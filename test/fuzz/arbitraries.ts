@@ -104,6 +104,25 @@ const QUERY_NUMBERS = [
 ];
 /** Bytes no UTF-8 decoder accepts, and broken escapes: sent as they are. */
 const RAW_BYTES = ['%FF', '%ED%A0%80', '%C0%AF', '%', '%zz', '%E2%82', '%F4%90%80%80'];
+/** What a forged cursor may carry in place of one of its fields. */
+const FORGED_CURSOR_FIELDS: unknown[] = [
+  Number.MAX_VALUE,
+  -1,
+  2 ** 53,
+  1.5,
+  '1',
+  '0',
+  '2020-02-30T25:61:00Z',
+  '+275760-09-13T00:00:00.000Z',
+  '-271821-04-20T00:00:00.000Z',
+  'May 1, 99999',
+  '\ud800',
+  '',
+  null,
+  [],
+  {},
+  '00000000-0000-0000-0000-000000000000',
+];
 const GARBAGE_AUTHORIZATION = [
   'Bearer svc_0000000000000000000000000000000',
   'Bearer svc_',
@@ -646,7 +665,8 @@ export class RequestArbitraries {
   }
 
   private validQuery(op: Operation): fc.Arbitrary<[string, string | Encoded][]> {
-    const params = op.parameters.filter((p) => p.in === 'query');
+    // A cursor is only valid as a real response handed it out: the cursor variants send those.
+    const params = op.parameters.filter((p) => p.in === 'query' && p.name !== 'cursor');
     if (!params.length) return fc.constant([]);
     return fc
       .tuple(
@@ -746,24 +766,6 @@ export class RequestArbitraries {
       mutation: { where: 'cursor', kind, target: 'cursor' },
     });
     const seed = fc.constantFrom(...cursors);
-    const forgedLeaves: unknown[] = [
-      Number.MAX_VALUE,
-      -1,
-      2 ** 53,
-      1.5,
-      '1',
-      '0',
-      '2020-02-30T25:61:00Z',
-      '+275760-09-13T00:00:00.000Z',
-      '-271821-04-20T00:00:00.000Z',
-      'May 1, 99999',
-      '\ud800',
-      '',
-      null,
-      [],
-      {},
-      '00000000-0000-0000-0000-000000000000',
-    ];
     return fc.oneof(
       seed.map((c) => tampered('unchanged')(withCursor(c.query, c.cursor))),
       fc.tuple(seed, fc.nat(), fc.constantFrom('A', '_', '-', '0', 'z')).map(([c, at, ch]) => {
@@ -774,7 +776,7 @@ export class RequestArbitraries {
       fc
         .tuple(seed, fc.nat())
         .map(([c, at]) => tampered('truncated')(withCursor(c.query, c.cursor.slice(0, at % c.cursor.length)))),
-      fc.tuple(seed, fc.nat(), fc.constantFrom(...forgedLeaves)).map(([c, at, leaf]) => {
+      fc.tuple(seed, fc.nat(), fc.constantFrom(...FORGED_CURSOR_FIELDS)).map(([c, at, leaf]) => {
         const decoded = decodeJson(c.cursor);
         if (!Array.isArray(decoded)) return tampered('re-encoded')(withCursor(c.query, c.cursor));
         const copy = [...decoded];
@@ -841,6 +843,22 @@ export class RequestArbitraries {
         const query = [...base.query.filter(([n]) => n !== param.name), [param.name, text] as [string, string]];
         out.push(variant({ query }, { where: 'query', kind, target: param.name }));
       }
+    }
+    // Each field of each real cursor, forged and re-encoded (the cursor is JSON in base64url).
+    for (const cursor of this.seeds.cursors.filter((c) => c.path === op.path)) {
+      const fields = decodeJson(cursor.cursor);
+      if (!Array.isArray(fields)) continue;
+      fields.forEach((_, index) => {
+        for (const forged of FORGED_CURSOR_FIELDS) {
+          const copy = [...fields];
+          copy[index] = forged;
+          const query: [string, string][] = [
+            ...cursor.query,
+            ['cursor', Buffer.from(JSON.stringify(copy)).toString('base64url')],
+          ];
+          out.push(variant({ query }, { where: 'cursor', kind: 're-encoded', target: `cursor[${index}]` }));
+        }
+      });
     }
     for (const param of op.parameters.filter((p) => p.in === 'path')) {
       for (const [kind, value] of [...this.sweepValues({ type: 'string' }, true), ['raw-bytes', { encoded: '%FF' }] as const]) {
