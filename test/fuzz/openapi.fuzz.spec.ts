@@ -1,7 +1,9 @@
+import { writeFileSync } from 'node:fs';
 import { Type } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
+import { getMetadataStorage } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { ACCESS } from '../../src/platform/http/access';
 import { processorStatuses } from '../../src/projections/cli/projections-cli';
@@ -19,7 +21,8 @@ import { FuzzWorld } from './world';
  * Walks every operation of the served OpenAPI document with generated requests,
  * valid and mutated, against the real server. FUZZ_RUNS (requests per operation
  * and round), FUZZ_SEED (default fixed, so a run is repeatable), FUZZ_ROUNDS,
- * FUZZ_ONLY (a regular expression over `METHOD /path`), FUZZ_VERBOSE=1 (print every request).
+ * FUZZ_ONLY (a regular expression over `METHOD /path`), FUZZ_VERBOSE=1 (print every request),
+ * FUZZ_REPORT (a file to write the findings to, as JSON), FUZZ_SWEEP=0 (random requests only).
  */
 const options: FuzzOptions = {
   runs: positive('FUZZ_RUNS', 40),
@@ -86,17 +89,31 @@ function missingSchemas(operations: Operation[], handlers: Map<string, Handler>)
       if (!s.type && !s.$ref && !s.enum && !s.allOf && !s.oneOf && !s.anyOf)
         gaps.push(`${op.id}: ${p.in} parameter "${p.name}" has no schema type`);
     }
+    const handler = op.operationId ? handlers.get(op.operationId) : undefined;
+    if (!handler) continue;
+    const args: Record<string, { index: number; data?: unknown }> =
+      Reflect.getMetadata(ROUTE_ARGS_METADATA, handler.controller, handler.method) ?? {};
+    const kinds = Object.entries(args).map(([key, arg]) => ({ type: Number(key.split(':')[0]), ...arg }));
     if (['POST', 'PUT', 'PATCH'].includes(op.method)) {
-      const handler = op.operationId ? handlers.get(op.operationId) : undefined;
-      const args: Record<string, unknown> = handler
-        ? (Reflect.getMetadata(ROUTE_ARGS_METADATA, handler.controller, handler.method) ?? {})
-        : {};
       // @Body() reads the parsed body; @Req() is how raw (multipart) bodies are read.
-      const readsBody = Object.keys(args).some((key) =>
-        [RouteParamtypes.BODY, RouteParamtypes.REQUEST].includes(Number(key.split(':')[0])),
-      );
+      const readsBody = kinds.some((k) => k.type === RouteParamtypes.BODY || k.type === RouteParamtypes.REQUEST);
       if (readsBody && !op.body) gaps.push(`${op.id}: reads a request body the document does not declare`);
       if (op.body && !op.body.schema) gaps.push(`${op.id}: the request body (${op.body.contentType}) has no schema`);
+    }
+    // Query parameters the handler reads (@Query('name'), or the fields of a @Query() DTO) must be declared too.
+    const declared = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name));
+    const types: unknown[] = Reflect.getMetadata('design:paramtypes', handler.controller.prototype, handler.method) ?? [];
+    for (const arg of kinds.filter((k) => k.type === RouteParamtypes.QUERY)) {
+      const names =
+        typeof arg.data === 'string'
+          ? [arg.data]
+          : typeof types[arg.index] === 'function'
+            ? getMetadataStorage()
+                .getTargetValidationMetadatas(types[arg.index] as new () => unknown, '', true, false)
+                .map((m) => m.propertyName)
+            : [];
+      for (const name of new Set(names))
+        if (!declared.has(name)) gaps.push(`${op.id}: reads query parameter "${name}", which the document does not declare`);
     }
   }
   return gaps;
@@ -158,6 +175,13 @@ describe('fuzz: every operation of the OpenAPI document', () => {
       `fuzz: seed ${options.seed}, ${options.runs} runs per operation and round, ${((Date.now() - started) / 1000).toFixed(0)} s\n${lines.join('\n')}` +
         (unswept.length ? `\nno valid request was answered 2xx, so no sweep, for: ${unswept.join(', ')}` : ''),
     );
+    if (process.env.FUZZ_REPORT) {
+      const report = findings.map(({ request: _request, ...finding }) => finding);
+      writeFileSync(
+        process.env.FUZZ_REPORT,
+        JSON.stringify({ seed: options.seed, runs: options.runs, findings: report }, null, 2),
+      );
+    }
   });
   afterAll(async () => {
     await app?.close();
