@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { OperationHints, RequestArbitraries } from './arbitraries';
-import { Operation, ResponseValidator } from './openapi-document';
+import { Operation, ResponseValidator, SchemaResolver } from './openapi-document';
 import { FuzzRequest, send, Sent, toCurl, urlPath } from './requests';
 import { FuzzWorld } from './world';
 
@@ -133,13 +133,15 @@ export async function fuzzOperation(
   world: FuzzWorld,
   baseUrl: string,
   validator: ResponseValidator,
+  resolver: SchemaResolver,
   options: FuzzOptions,
-): Promise<{ findings: Finding[]; requests: number; statuses: Map<number, number>; swept: boolean }> {
+): Promise<{ findings: Finding[]; requests: number; statuses: Map<number, number>; swept: boolean; undeclared: Set<string> }> {
   const known = new Set<string>();
   const findings: Finding[] = [];
   const statuses = new Map<number, number>();
   let requests = 0;
   let base: FuzzRequest | undefined;
+  const undeclared = new Set<string>();
   const record = (request: FuzzRequest, sent: Sent, violations: Violation[]) => {
     for (const violation of violations) {
       known.add(violation.signature);
@@ -172,6 +174,9 @@ export async function fuzzOperation(
     const parked = await world.newDeadLetters();
     await world.afterResponse(request, sent);
     const violations = judge(op, request, sent, validator);
+    const schema = op.responses.get(sent.status);
+    if (schema && sent.status < 300 && violations.length === 0)
+      for (const field of resolver.undeclaredFields(schema, JSON.parse(sent.text))) undeclared.add(`${sent.status} ${field}`);
     // The command was accepted, and its answer waited for the projections: anything parked meanwhile is its doing.
     if (parked.length)
       violations.push({
@@ -212,7 +217,7 @@ export async function fuzzOperation(
       record(request, sent, violations);
     }
   }
-  return { findings, requests, statuses, swept };
+  return { findings, requests, statuses, swept, undeclared };
 }
 
 export function formatFindings(findings: Finding[]): string {

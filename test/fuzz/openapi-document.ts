@@ -96,6 +96,18 @@ export class SchemaResolver {
     throw new Error('reference cycle');
   }
 
+  /** Fields of a value its schema does not name (paths like `/listing/extra`): drift, not an error. */
+  undeclaredFields(schemaIn: Schema | undefined, value: unknown, path = ''): string[] {
+    if (value === null || typeof value !== 'object') return [];
+    const schema = this.resolve(schemaIn);
+    if (Array.isArray(value))
+      return schema.items ? value.flatMap((item) => this.undeclaredFields(schema.items, item, `${path}/*`)) : [];
+    if (!schema.properties) return [];
+    return Object.entries(value).flatMap(([key, inner]) =>
+      key in schema.properties ? this.undeclaredFields(schema.properties[key], inner, `${path}/${key}`) : [`${path}/${key}`],
+    );
+  }
+
   /** The component name behind a body schema, when it is a reference. */
   componentName(schema: Schema | undefined): string | undefined {
     return typeof schema?.$ref === 'string' ? schema.$ref.replace('#/components/schemas/', '') : undefined;
