@@ -177,7 +177,7 @@ export async function fuzzOperation(
     const schema = op.responses.get(sent.status);
     if (schema && sent.status < 300 && violations.length === 0)
       for (const field of resolver.undeclaredFields(schema, JSON.parse(sent.text))) undeclared.add(`${sent.status} ${field}`);
-    // The command was accepted, and its answer waited for the projections: anything parked meanwhile is its doing.
+    // Its answer waited for the projections to apply its events, so what they parked meanwhile is most likely its doing.
     if (parked.length)
       violations.push({
         property: 'dead-letter',

@@ -25,8 +25,8 @@ import { FuzzWorld } from './world';
  * FUZZ_REPORT (a file to write the findings to, as JSON), FUZZ_SWEEP=0 (random requests only).
  */
 const options: FuzzOptions = {
-  runs: positive('FUZZ_RUNS', 40),
-  seed: Number(process.env.FUZZ_SEED ?? 20),
+  runs: positive('FUZZ_RUNS', 200),
+  seed: integer('FUZZ_SEED', 20),
   rounds: positive('FUZZ_ROUNDS', 3),
   timeLimitMs: positive('FUZZ_OPERATION_TIME_LIMIT_MS', 60_000),
   verbose: process.env.FUZZ_VERBOSE === '1',
@@ -34,9 +34,15 @@ const options: FuzzOptions = {
 };
 const only = process.env.FUZZ_ONLY ? new RegExp(process.env.FUZZ_ONLY) : undefined;
 
-function positive(name: string, fallback: number): number {
+function integer(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  if (!Number.isSafeInteger(value)) throw new Error(`${name} must be an integer`);
+  return value;
+}
+
+function positive(name: string, fallback: number): number {
+  const value = integer(name, fallback);
+  if (value < 1) throw new Error(`${name} must be a positive integer`);
   return value;
 }
 
@@ -195,7 +201,11 @@ describe('fuzz: every operation of the OpenAPI document', () => {
 
   const report = (property: Property) => {
     const found = findings.filter((f) => f.property === property);
-    if (found.length) throw new Error(`${found.length} failing input(s):\n\n${formatFindings(found)}\n`);
+    if (found.length)
+      throw new Error(
+        `${found.length} failing input(s) (FUZZ_SEED=${options.seed} FUZZ_RUNS=${options.runs} replays this run; ` +
+          `$BASE is the server, $TOKEN_<scope> a token of that scope, ids are this run's seeded resources):\n\n${formatFindings(found)}\n`,
+      );
   };
 
   it('declares a request and response schema for every operation', () => {

@@ -134,6 +134,8 @@ export class FuzzWorld implements Tokens {
     if (domain.status === 200)
       this.fakes.dns.setTxt(`${this.vendorSlug}.example.com`, [((await domain.json()) as { record: string }).record]);
     await this.freshCodes();
+    // Whatever the restoring itself parked is not the next request's doing.
+    await this.newDeadLetters();
   }
 
   /**
