@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { OperationHints, RequestArbitraries } from './arbitraries';
 import { Operation, ResponseValidator, SchemaResolver } from './openapi-document';
-import { FuzzRequest, send, Sent, toCurl, urlPath } from './requests';
+import { abbreviate, FuzzRequest, send, Sent, toCurl, urlPath } from './requests';
 import { FuzzWorld } from './world';
 
 export type Property = 'no-5xx' | 'error-shape' | 'response-schema' | 'dead-letter';
@@ -225,7 +225,7 @@ export function formatFindings(findings: Finding[]): string {
     .map(
       (f, i) =>
         `${i + 1}. ${f.operation}: ${f.detail}\n` +
-        `   answered ${f.status} ${f.body.replace(/\s+/g, ' ')}\n` +
+        `   answered ${f.status} ${abbreviate(f.body).replace(/\s+/g, ' ')}\n` +
         f.curl
           .split('\n')
           .map((line) => `   ${line}`)

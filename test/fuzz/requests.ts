@@ -140,20 +140,44 @@ export function shellQuote(input: string | Buffer): string {
   return `${out}'`;
 }
 
+/** A unit of up to 12 characters repeated 32 times or more: printed as a loop, not spelled out. */
+const REPEATED = /([\s\S]{1,12}?)\1{31,}/gu;
+
+/**
+ * One shell word for `text`: literal stretches quoted by `quote`, long repetitions
+ * as `$(printf ...)` (every byte of the unit as \xHH, so any unit prints exactly).
+ */
+function shellWord(text: string, quote: (literal: string) => string): string {
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(REPEATED)) {
+    const [run, unit] = match;
+    if (match.index > last) out += quote(text.slice(last, match.index));
+    const bytes = [...Buffer.from(unit, 'utf8')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
+    out += `"$(printf '${bytes}%.0s' $(seq ${run.length / unit.length}))"`;
+    last = match.index + run.length;
+  }
+  if (last < text.length || out === '') out += quote(text.slice(last));
+  return out;
+}
+
+const doubleQuoted = (text: string) => `"${text.replace(/["$`\\]/g, (c) => `\\${c}`)}"`;
+const quoted = (text: string) => shellWord(text, shellQuote);
+
 /**
  * A runnable reproduction: `$BASE` is the server, `$TOKEN_<scope>` a token of
  * that scope (ids of seeded resources are the ones this run created).
  */
 export function toCurl(request: FuzzRequest, tokens: Tokens): string {
-  const lines = [`curl -sS -i -X ${request.method} "$BASE${urlPath(request).replace(/["$`\\]/g, (c) => `\\${c}`)}"`];
+  const lines = [`curl -sS -i -X ${request.method} "$BASE"${shellWord(urlPath(request), doubleQuoted)}`];
   if (request.caller === 'garbage') {
     const header = tokens.authorization(request);
-    if (header !== null) lines.push(`-H ${shellQuote(`Authorization: ${header}`)}`);
+    if (header !== null) lines.push(`-H ${quoted(`Authorization: ${header}`)}`);
   } else if (request.caller !== 'anonymous') lines.push(`-H "Authorization: Bearer $TOKEN_${request.caller}"`);
   const prelude: string[] = [];
   const body = request.body;
   if (body?.kind === 'json') {
-    lines.push(`-H 'content-type: application/json'`, `--data-binary ${shellQuote(JSON.stringify(body.value))}`);
+    lines.push(`-H 'content-type: application/json'`, `--data-binary ${quoted(JSON.stringify(body.value))}`);
   } else if (body?.kind === 'raw') {
     if (body.contentType !== null) lines.push(`-H ${shellQuote(`content-type: ${body.contentType}`)}`);
     else lines.push(`-H 'content-type:'`);
@@ -164,8 +188,13 @@ export function toCurl(request: FuzzRequest, tokens: Tokens): string {
         const file = `fuzz-part-${index}.bin`;
         prelude.push(`echo ${part.file.toString('base64')} | base64 -d > ${file}   # ${part.label}`);
         lines.push(`-F ${shellQuote(`${part.name}=@${file};filename=${part.filename};type=${part.contentType}`)}`);
-      } else lines.push(`--form-string ${shellQuote(`${part.name}=${part.value}`)}`);
+      } else lines.push(`--form-string ${quoted(`${part.name}=${part.value}`)}`);
     });
   }
   return [...prelude, lines.join(' \\\n  ')].join('\n');
+}
+
+/** For reading, not running: long repetitions shortened to `unit×count`. */
+export function abbreviate(text: string): string {
+  return text.replace(REPEATED, (run, unit: string) => `${unit}×${run.length / unit.length}`);
 }
