@@ -169,7 +169,8 @@ const quoted = (text: string) => shellWord(text, shellQuote);
  * that scope (ids of seeded resources are the ones this run created).
  */
 export function toCurl(request: FuzzRequest, tokens: Tokens): string {
-  const lines = [`curl -sS -i -X ${request.method} "$BASE"${shellWord(urlPath(request), doubleQuoted)}`];
+  const url = `"$BASE"${shellWord(urlPath(request), doubleQuoted)}`.replace(/^"\$BASE""/, '"$BASE');
+  const lines = [`curl -sS -i -X ${request.method} ${url}`];
   if (request.caller === 'garbage') {
     const header = tokens.authorization(request);
     if (header !== null) lines.push(`-H ${quoted(`Authorization: ${header}`)}`);
