@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Post, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal, Principal, RequireScope } from '../../../platform/http/access';
 import { ProjectionWaiter } from '../../../projections/read-your-writes';
@@ -22,7 +22,8 @@ export class VendorProfileController {
 
   /** Creates (201) or updates (200) the caller's vendor profile; an omitted bio or website keeps its value, null clears it. */
   @Post()
-  @ApiOkResponse({ type: VendorProfile })
+  @ApiCreatedResponse({ type: VendorProfile, description: 'The profile was created' })
+  @ApiOkResponse({ type: VendorProfile, description: 'The profile was updated' })
   async save(
     @CurrentPrincipal() principal: Principal,
     @Body() body: SaveVendorProfileDto,

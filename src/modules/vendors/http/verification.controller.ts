@@ -47,7 +47,7 @@ export class VerificationController {
 
   /** The GitHub authorization page; approving it proves admin rights in `org`. */
   @Get('verify/github')
-  @ApiQuery({ name: 'org', description: 'The GitHub organization to claim' })
+  @ApiQuery({ name: 'org', type: String, description: 'The GitHub organization to claim' })
   @ApiOkResponse({ type: AuthorizationUrl })
   async github(@CurrentPrincipal() principal: Principal, @Query('org') org: unknown): Promise<AuthorizationUrl> {
     if (typeof org !== 'string' || !GITHUB_ORG.test(org)) {
@@ -59,6 +59,8 @@ export class VerificationController {
   /** Where GitHub sends the browser back (the OAuth app's redirect URI); the single-use `state` identifies the vendor. */
   @Public()
   @Get('verify/github/callback')
+  @ApiQuery({ name: 'state', type: String, description: 'The single-use state from the authorization URL' })
+  @ApiQuery({ name: 'code', type: String, description: 'The code GitHub redirects with' })
   @ApiOkResponse({ type: GithubVerified })
   async githubCallback(@Query('state') state: unknown, @Query('code') code: unknown): Promise<GithubVerified> {
     // Not a DTO: GitHub decides which other parameters the callback carries.
