@@ -100,7 +100,10 @@ export class FuzzWorld implements Tokens {
         .catch(() => undefined);
       if (issued) {
         caller = callerFor(this.app, previous.userId, issued.token);
-        await eventually(async () => (await caller!.call('GET', '/v1/auth/tokens')).status !== 401, 10_000);
+        await eventually(async () => (await caller!.call('GET', '/v1/auth/tokens')).status !== 401, {
+          timeoutMs: 10_000,
+          description: 'the new token to authenticate',
+        });
       }
     }
     caller ??= await newCaller(this.app, SCOPED[key]);
@@ -217,10 +220,13 @@ export class FuzzWorld implements Tokens {
       listings.push({ id: uploaded.listing.id, slug, releaseId: uploaded.release.id });
     }
     for (const listing of listings) {
-      await eventually(async () => {
-        const response = await fetch(`${this.app.url}/v1/listings/${vendor}/${listing.slug}`);
-        return response.status === 200 && ((await response.json()) as { status?: string }).status === 'published';
-      }, 30_000);
+      await eventually(
+        async () => {
+          const response = await fetch(`${this.app.url}/v1/listings/${vendor}/${listing.slug}`);
+          return response.status === 200 && ((await response.json()) as { status?: string }).status === 'published';
+        },
+        { timeoutMs: 30_000, description: 'the seeded listing to be published' },
+      );
       this.seeds.path.push({ values: { vendor, slug: listing.slug }, near: 'listings' });
       this.seeds.path.push({ values: { id: listing.id }, near: 'listings', owner: 'sell' });
       this.seeds.path.push({ values: { id: listing.releaseId }, near: 'releases', owner: 'sell' });

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ProjectionWaiter } from '../../../projections/read-your-writes';
 import { CurrentPrincipal, OptionalPrincipal, OptionalToken, Principal, RequireScope } from '../../../platform/http/access';
@@ -43,7 +43,8 @@ export class ReviewsController {
   @Post()
   @ApiBearerAuth()
   @RequireScope('read')
-  @ApiOkResponse({ type: PostedReview })
+  @ApiCreatedResponse({ type: PostedReview, description: 'The review was created' })
+  @ApiOkResponse({ type: PostedReview, description: "The caller's review was edited" })
   async post(
     @CurrentPrincipal() principal: Principal,
     @Param('vendor') vendor: string,

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PageQueryDto } from '../../../../platform/http/pagination';
+import { PageQueryDto } from '../../../../platform/http/page-query.dto';
 import { AGENT_TARGETS, PACKAGE_TYPES } from '../../archive/package-manifest';
 import { SERVICE_PROTOCOLS, SETTLEMENT_METHODS } from '../../domain/listing-fields';
 import { SEARCH_SORTS, SearchCriteria, SearchSort } from './search-listings.query';
