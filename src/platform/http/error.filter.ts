@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DuplicateEventIdError, WrongExpectedVersionError } from '../../event-store/event-store';
+import { isConnectionRefused } from '../database/connection-refused';
 import { DomainError, DomainErrorCode } from '../errors/domain-error';
 
 const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
@@ -19,7 +20,11 @@ const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
 export interface ErrorResponse {
   status: number;
   body: { message: string } & Record<string, unknown>;
+  headers?: Record<string, string>;
 }
+
+/** Seconds a client should wait before retrying when PostgreSQL refused a connection. */
+export const DATABASE_RETRY_AFTER_S = 2;
 
 /** Maps anything thrown to the spec's `{message}` body; unexpected errors are logged and never leak. */
 export function toErrorResponse(error: unknown, logger: Logger, request?: FastifyRequest): ErrorResponse {
@@ -44,6 +49,14 @@ export function toErrorResponse(error: unknown, logger: Logger, request?: Fastif
   const sqlState = (error as { code?: unknown })?.code;
   if (sqlState === '22P05' || sqlState === '22021') {
     return { status: 400, body: { message: 'The request contains characters that cannot be stored' } };
+  }
+  // No connection to be had (too many clients, starting up, the pool's wait ran out): the request may simply be retried.
+  if (isConnectionRefused(error)) {
+    return {
+      status: HttpStatus.SERVICE_UNAVAILABLE,
+      body: { message: 'The database is busy; try again shortly' },
+      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) },
+    };
   }
   // Errors raised by Fastify and its plugins (bad JSON, body too large, rate limit) carry a 4xx statusCode.
   const statusCode = (error as { statusCode?: unknown })?.statusCode;
@@ -77,8 +90,9 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const { status, body } = toErrorResponse(error, this.logger, http.getRequest<FastifyRequest>());
+    const { status, body, headers } = toErrorResponse(error, this.logger, http.getRequest<FastifyRequest>());
     const reply = http.getResponse<FastifyReply>();
+    if (headers) void reply.headers(headers);
     if (status === 429 && !reply.getHeader('retry-after')) reply.header('retry-after', '60');
     void reply.status(status).send(body);
   }
