@@ -67,7 +67,11 @@ export class Queues implements OnApplicationShutdown {
   private postgresBackends(): BackendFactory<IQueueBackend, PostgresConnectionOptions> {
     return (name, opts, kind) => {
       if (kind?.blocking || kind?.withBlockingConnection) return createPostgresBackend(name, opts, kind);
-      this.producers ??= createPostgresBackend('svc-producers', opts, {});
+      if (!this.producers) {
+        this.producers = createPostgresBackend('svc-producers', opts, {});
+        // Its queues do not listen to it; a dropped idle connection is replaced on next use.
+        this.producers.on('error', () => undefined);
+      }
       return this.producers.forQueue(name);
     };
   }
