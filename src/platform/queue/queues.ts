@@ -46,10 +46,11 @@ export class Queues implements OnApplicationShutdown {
     if (config.redisUrl) {
       this.redis = new IORedis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: 2_000 });
       this.redis.on('error', () => undefined); // reported through health; ioredis reconnects
-      this.classes = { Queue, Worker };
+      this.classes = { Queue, Worker: closable(Worker) };
       this.connection = this.redis;
     } else {
-      this.classes = withBackend(this.postgresBackends()) as unknown as { Queue: typeof Queue; Worker: typeof Worker };
+      const classes = withBackend(this.postgresBackends()) as unknown as { Queue: typeof Queue; Worker: typeof Worker };
+      this.classes = { Queue: classes.Queue, Worker: closable(classes.Worker) };
       this.connection = {
         connectionString: config.databaseUrl,
         schema: POSTGRES_SCHEMA,
@@ -147,4 +148,27 @@ export class Queues implements OnApplicationShutdown {
     await this.producers?.close(); // the queues above share it and leave it open
     if (this.redis && this.redis.status !== 'end') this.redis.disconnect();
   }
+}
+
+/**
+ * A worker whose backend is unreachable waits `runRetryDelay` (15 s) between
+ * attempts, and close() does not cut that wait short, so the process lingers.
+ * Here every such wait ends when the worker closes.
+ */
+type DelayAbort = NonNullable<Parameters<Worker['delay']>[1]>;
+
+function closable(Base: typeof Worker): typeof Worker {
+  return class ClosableWorker extends Base {
+    // BullMQ types it with a polyfill; on Node 20 it uses this global one.
+    private readonly closing$ = new AbortController() as unknown as DelayAbort;
+
+    override delay(milliseconds?: number, abort?: DelayAbort): Promise<void> {
+      return super.delay(milliseconds, abort ?? this.closing$);
+    }
+
+    override close(force?: boolean): Promise<void> {
+      this.closing$.abort();
+      return super.close(force);
+    }
+  } as typeof Worker;
 }
