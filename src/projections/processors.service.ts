@@ -4,8 +4,10 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { EventStore } from '../event-store/event-store';
+import { APPLICATION_NAME } from '../platform/database/database.module';
+import { AdvisoryLockSession } from './runner/advisory-lock-session';
 import { handlesType, ProcessManager, Processor, PROCESSOR_KIND, Projection } from './runner/processor';
-import { ProcessorRunner } from './runner/processor-runner';
+import { DEFAULT_RUNNER_OPTIONS, ProcessorRunner } from './runner/processor-runner';
 
 /** Finds every projection and process manager in the app and runs each with its own runner. */
 @Injectable()
@@ -13,6 +15,8 @@ export class ProcessorsService implements OnApplicationBootstrap, OnApplicationS
   private readonly logger = new Logger('Processors');
   readonly processors: Processor[];
   readonly runners: ProcessorRunner[];
+  /** One session for every runner's lock, opened when the first runner starts. */
+  private readonly locks: AdvisoryLockSession;
 
   constructor(
     discovery: DiscoveryService,
@@ -33,7 +37,14 @@ export class ProcessorsService implements OnApplicationBootstrap, OnApplicationS
     const names = this.processors.map((p) => (p.kind === 'projection' ? p.projection.name : p.process.name));
     const duplicate = names.find((name, i) => names.indexOf(name) !== i);
     if (duplicate) throw new Error(`two processors are named ${duplicate}`);
-    this.runners = this.processors.map((p) => new ProcessorRunner(p, dataSource, store, this.logger));
+    this.locks = new AdvisoryLockSession({
+      connectionString: config.databaseUrl,
+      connectionTimeoutMillis: config.databasePool.connectTimeoutMs,
+      application_name: `${APPLICATION_NAME}-locks`,
+    });
+    this.runners = this.processors.map(
+      (p) => new ProcessorRunner(p, dataSource, store, this.logger, DEFAULT_RUNNER_OPTIONS, this.locks),
+    );
   }
 
   /** The projections that read at least one of these event types. */
@@ -63,5 +74,6 @@ export class ProcessorsService implements OnApplicationBootstrap, OnApplicationS
 
   async onApplicationShutdown(): Promise<void> {
     await Promise.all(this.runners.map((runner) => runner.stop()));
+    await this.locks.close();
   }
 }

@@ -30,6 +30,8 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     QUEUE_PREFIX: process.env.SVC_TEST_RUN_ID ?? 'svc-test',
     BLOB_DIR: blobDir,
+    // A test app's share of PostgreSQL: 3 pooled + 9 fixed sessions (budget in jest.config.js).
+    DATABASE_POOL_MAX: '3',
     ...options.env,
   });
   const server = await startServer(config, options.features, options.clock);

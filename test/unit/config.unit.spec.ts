@@ -13,6 +13,8 @@ describe('configuration', () => {
       redisUrl: undefined,
       eventStore: 'postgres',
       runProcessors: true,
+      databasePool: { max: 10, connectTimeoutMs: 5_000 },
+      logFormat: 'auto',
     });
   });
 
@@ -28,6 +30,9 @@ describe('configuration', () => {
       DATA_DIR: '/var/lib/svc',
       RATE_LIMIT_MAX: '10',
       RUN_PROCESSORS: 'false',
+      DATABASE_POOL_MAX: '4',
+      DATABASE_CONNECT_TIMEOUT_MS: '1500',
+      LOG_FORMAT: 'pretty',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -38,6 +43,8 @@ describe('configuration', () => {
       dataDir: '/var/lib/svc',
       rateLimit: { max: 10, windowMs: 60_000 },
       runProcessors: false,
+      databasePool: { max: 4, connectTimeoutMs: 1500 },
+      logFormat: 'pretty',
     });
   });
 
@@ -51,6 +58,11 @@ describe('configuration', () => {
     [{ EVENT_STORE: 'eventstoredb' }, 'EVENTSTORE_URL'],
     [{ RUN_PROCESSORS: 'maybe' }, 'RUN_PROCESSORS'],
     [{ NODE_ENV: 'production' }, 'DATABASE_URL'],
+    [{ DATABASE_POOL_MAX: 'ten' }, 'DATABASE_POOL_MAX'],
+    [{ DATABASE_POOL_MAX: '1' }, 'DATABASE_POOL_MAX'],
+    [{ DATABASE_POOL_MAX: '5000' }, 'DATABASE_POOL_MAX'],
+    [{ DATABASE_CONNECT_TIMEOUT_MS: '0' }, 'DATABASE_CONNECT_TIMEOUT_MS'],
+    [{ LOG_FORMAT: 'yaml' }, 'LOG_FORMAT'],
   ])('fails fast on %j, naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));

@@ -1,6 +1,8 @@
 import { BadRequestException, Logger } from '@nestjs/common';
+import { DatabaseError } from 'pg';
+import { QueryFailedError } from 'typeorm';
 import { DomainError } from '../../src/platform/errors/domain-error';
-import { toErrorResponse } from '../../src/platform/http/error.filter';
+import { DATABASE_RETRY_AFTER_S, toErrorResponse } from '../../src/platform/http/error.filter';
 
 describe('error responses', () => {
   const logger = { error: jest.fn() } as unknown as Logger;
@@ -54,5 +56,40 @@ describe('error responses for concurrency conflicts', () => {
     const logger = { error: jest.fn() } as unknown as Logger;
     toErrorResponse(error, logger);
     expect(JSON.stringify((logger.error as jest.Mock).mock.calls)).not.toMatch(/svc_secret_token|a@b\.c/);
+  });
+});
+
+describe('error responses when PostgreSQL refuses a connection', () => {
+  const logger = { error: jest.fn() } as unknown as Logger;
+  const busy = {
+    status: 503,
+    body: { message: 'The database is busy; try again shortly' },
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) },
+  };
+  const serverError = (code: string, message: string) => Object.assign(new DatabaseError(message, 0, 'error'), { code });
+  const refusedSocket = (address: string) =>
+    Object.assign(new Error(`connect ECONNREFUSED ${address}:5432`), { code: 'ECONNREFUSED', syscall: 'connect' });
+
+  it.each([
+    ['too many clients (53300)', serverError('53300', 'sorry, too many clients already')],
+    ['the server starting up (57P03)', serverError('57P03', 'the database system is starting up')],
+    ['nothing listening (ECONNREFUSED)', refusedSocket('127.0.0.1')],
+    ['every address of a host refusing', new AggregateError([refusedSocket('::1'), refusedSocket('127.0.0.1')])],
+    ['the pool’s wait for a free client running out', new Error('timeout exceeded when trying to connect')],
+    ['a new connection timing out', new Error('Connection terminated due to connection timeout', { cause: new Error('x') })],
+    [
+      'a refusal wrapped by TypeORM',
+      new QueryFailedError('SELECT 1', [], serverError('53300', 'sorry, too many clients already')),
+    ],
+  ])('answers %s with 503 and Retry-After, and logs no error', (_case, error) => {
+    expect(toErrorResponse(error, logger)).toEqual(busy);
+    expect(logger.error).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['another SQLSTATE', serverError('23505', 'duplicate key value violates unique constraint')],
+    ['an outbound HTTP call refused', new TypeError('fetch failed', { cause: refusedSocket('10.0.0.1') })],
+  ])('leaves %s a 500', (_case, error) => {
+    expect(toErrorResponse(error, logger).status).toBe(500);
   });
 });

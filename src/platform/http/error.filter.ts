@@ -6,6 +6,7 @@ import {
   UnstorableEventError,
   WrongExpectedVersionError,
 } from '../../event-store/event-store';
+import { isConnectionRefused } from '../database/connection-refused';
 import { DomainError, DomainErrorCode } from '../errors/domain-error';
 
 const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
@@ -29,6 +30,9 @@ export interface ErrorResponse {
 
 /** Seconds a client is asked to wait before retrying when the event store is unavailable. */
 const EVENT_STORE_RETRY_AFTER_SECONDS = 5;
+
+/** Seconds a client should wait before retrying when PostgreSQL refused a connection. */
+export const DATABASE_RETRY_AFTER_S = 2;
 
 /** Maps anything thrown to the spec's `{message}` body; unexpected errors are logged and never leak. */
 export function toErrorResponse(error: unknown, logger: Logger, request?: FastifyRequest): ErrorResponse {
@@ -69,6 +73,14 @@ export function toErrorResponse(error: unknown, logger: Logger, request?: Fastif
   if ((error as { code?: unknown })?.code === 'FST_FILES_LIMIT') {
     return { status: 400, body: { message: 'Send exactly one archive: this upload takes a single file' } };
   }
+  // No connection to be had (too many clients, starting up, the pool's wait ran out): the request may simply be retried.
+  if (isConnectionRefused(error)) {
+    return {
+      status: HttpStatus.SERVICE_UNAVAILABLE,
+      body: { message: 'The database is busy; try again shortly' },
+      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) },
+    };
+  }
   // Errors raised by Fastify and its plugins (bad JSON, body too large, rate limit) carry a 4xx statusCode.
   const statusCode = (error as { statusCode?: unknown })?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
@@ -103,7 +115,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const { status, body, headers } = toErrorResponse(error, this.logger, http.getRequest<FastifyRequest>());
     const reply = http.getResponse<FastifyReply>();
-    for (const [name, value] of Object.entries(headers ?? {})) reply.header(name, value);
+    if (headers) void reply.headers(headers);
     if (status === 429 && !reply.getHeader('retry-after')) reply.header('retry-after', '60');
     void reply.status(status).send(body);
   }

@@ -1,15 +1,42 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger as Pino } from 'pino';
+import pretty from 'pino-pretty';
 import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config';
 
 const SECRET_QUERY_PARAMS = /([?&](?:token|access_token|code|state|signature|sig|key|secret)=)[^&]*/gi;
 
+export type LogFormat = 'json' | 'pretty';
+
 /**
- * Structured JSON logs. Credentials never reach them: authorization and cookie
- * headers are redacted and secret-looking query values masked.
+ * Human-readable lines only for a person watching: in development with stdout
+ * on a terminal. Production and piped output (collectors, files) get JSON.
+ * LOG_FORMAT=json|pretty overrides both.
+ */
+export function chooseLogFormat(nodeEnv: AppConfig['env'], isTTY: boolean, override: AppConfig['logFormat']): LogFormat {
+  if (override !== 'auto') return override;
+  return nodeEnv === 'development' && isTTY ? 'pretty' : 'json';
+}
+
+/**
+ * Structured logs, JSON or pretty (see chooseLogFormat); `destination` defaults
+ * to stdout. Credentials never reach them: authorization and cookie headers
+ * are redacted and secret-looking query values masked, before either format
+ * is written.
  */
 export function createRootLogger(config: AppConfig, destination?: pino.DestinationStream): Pino {
+  const onTerminal = !destination && Boolean(process.stdout.isTTY);
+  const format = chooseLogFormat(config.env, onTerminal, config.logFormat);
+  const output =
+    format === 'pretty'
+      ? pretty({
+          destination: destination ?? 1,
+          sync: true,
+          colorize: onTerminal,
+          translateTime: 'SYS:HH:MM:ss.l',
+          ignore: 'pid,hostname,service',
+        })
+      : (destination ?? pino.destination(1));
   return pino(
     {
       level: config.logLevel,
@@ -34,7 +61,7 @@ export function createRootLogger(config: AppConfig, destination?: pino.Destinati
         err: pino.stdSerializers.err,
       },
     },
-    destination ?? pino.destination(1),
+    output,
   );
 }
 

@@ -1,5 +1,14 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { createPostgresBackend, Job, Queue, Worker, withBackend } from 'bullmq';
+import {
+  BackendFactory,
+  createPostgresBackend,
+  IQueueBackend,
+  Job,
+  PostgresConnectionOptions,
+  Queue,
+  Worker,
+  withBackend,
+} from 'bullmq';
 import IORedis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
@@ -9,6 +18,12 @@ export type JobProcessor<T> = (job: Job<T>) => Promise<unknown>;
 const POSTGRES_SCHEMA = 'queues';
 const PING_TIMEOUT_MS = 2_000;
 const SCHEDULE_RETRY_MS = 30_000;
+/**
+ * Connections per BullMQ PostgreSQL pool. Each worker owns one pool plus one
+ * LISTEN session; every queue (producer) shares a single pool. BullMQ keeps its
+ * LISTEN sessions outside the pools, so one connection per pool cannot deadlock.
+ */
+const POSTGRES_POOL_MAX = 1;
 
 /**
  * BullMQ queues and workers on the configured backend: Redis when REDIS_URL is
@@ -21,6 +36,8 @@ export class Queues implements OnApplicationShutdown {
   private readonly redis: IORedis | undefined;
   private readonly classes: { Queue: typeof Queue; Worker: typeof Worker };
   private readonly connection: unknown;
+  /** PostgreSQL only: the backend whose one pool every queue (producer) uses. */
+  private producers: IQueueBackend | undefined;
   private readonly logger = new Logger(Queues.name);
   private readonly retries = new Set<NodeJS.Timeout>();
   private closed = false;
@@ -29,12 +46,35 @@ export class Queues implements OnApplicationShutdown {
     if (config.redisUrl) {
       this.redis = new IORedis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: 2_000 });
       this.redis.on('error', () => undefined); // reported through health; ioredis reconnects
-      this.classes = { Queue, Worker };
+      this.classes = { Queue, Worker: closable(Worker) };
       this.connection = this.redis;
     } else {
-      this.classes = withBackend(createPostgresBackend) as unknown as { Queue: typeof Queue; Worker: typeof Worker };
-      this.connection = { connectionString: config.databaseUrl, schema: POSTGRES_SCHEMA, max: 5, migrate: true };
+      const classes = withBackend(this.postgresBackends()) as unknown as { Queue: typeof Queue; Worker: typeof Worker };
+      this.classes = { Queue: classes.Queue, Worker: closable(classes.Worker) };
+      this.connection = {
+        connectionString: config.databaseUrl,
+        schema: POSTGRES_SCHEMA,
+        migrate: true,
+        max: POSTGRES_POOL_MAX,
+        connectionTimeoutMillis: config.databasePool.connectTimeoutMs,
+      };
     }
+  }
+
+  /**
+   * Workers get a backend of their own (it blocks on LISTEN); queues get siblings
+   * of one shared backend, so adding a queue adds no connection.
+   */
+  private postgresBackends(): BackendFactory<IQueueBackend, PostgresConnectionOptions> {
+    return (name, opts, kind) => {
+      if (kind?.blocking || kind?.withBlockingConnection) return createPostgresBackend(name, opts, kind);
+      if (!this.producers) {
+        this.producers = createPostgresBackend('svc-producers', opts, {});
+        // Its queues do not listen to it; a dropped idle connection is replaced on next use.
+        this.producers.on('error', () => undefined);
+      }
+      return this.producers.forQueue(name);
+    };
   }
 
   get backend(): 'redis' | 'postgres' {
@@ -105,6 +145,30 @@ export class Queues implements OnApplicationShutdown {
     for (const retry of this.retries) clearTimeout(retry);
     await Promise.allSettled(this.workers.map((w) => w.close()));
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
+    await this.producers?.close(); // the queues above share it and leave it open
     if (this.redis && this.redis.status !== 'end') this.redis.disconnect();
   }
+}
+
+/**
+ * A worker whose backend is unreachable waits `runRetryDelay` (15 s) between
+ * attempts, and close() does not cut that wait short, so the process lingers.
+ * Here every such wait ends when the worker closes.
+ */
+type DelayAbort = NonNullable<Parameters<Worker['delay']>[1]>;
+
+function closable(Base: typeof Worker): typeof Worker {
+  return class ClosableWorker extends Base {
+    // BullMQ types it with a polyfill; on Node 20 it uses this global one.
+    private readonly closing$ = new AbortController() as unknown as DelayAbort;
+
+    override delay(milliseconds?: number, abort?: DelayAbort): Promise<void> {
+      return super.delay(milliseconds, abort ?? this.closing$);
+    }
+
+    override close(force?: boolean): Promise<void> {
+      this.closing$.abort();
+      return super.close(force);
+    }
+  } as typeof Worker;
 }

@@ -1,8 +1,8 @@
 import { LoggerService } from '@nestjs/common';
-import { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { EventStore, RecordedEvent, Subscription } from '../../event-store/event-store';
 import { LogPosition } from '../../event-store/log-position';
+import { AdvisoryLockSession } from './advisory-lock-session';
 import { Checkpoints } from './checkpoints';
 import { contextCausedBy, withEventContext } from '../../event-store/event-context';
 import { handlesType, Processor, processorName } from './processor';
@@ -21,18 +21,20 @@ export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = { batchSize: 500, maxAttemp
 /** Stops a batch whose checkpoint another runner has moved; the runner reloads and goes on. */
 class CheckpointMoved extends Error {}
 
-class LockHeldElsewhere extends Error {}
-
 /**
  * Drives one processor through the log. Exactly one runner per processor is
  * active across all processes: it holds a session advisory lock, and every
  * batch also re-reads its checkpoint FOR UPDATE, so even a runner that lost its
- * lock unnoticed can never apply an event twice.
+ * lock unnoticed can never apply an event twice. The runners of one process
+ * share the session that holds their locks (`locks`); without one, a runner
+ * opens its own.
  */
 export class ProcessorRunner {
   readonly name: string;
   private readonly handles: (type: string) => boolean;
-  private lockConnection: Client | undefined;
+  private holdsLock = false;
+  private readonly ownsLocks: boolean;
+  private readonly locks: AdvisoryLockSession;
   private lifecycle: Promise<void> = Promise.resolve();
   private subscription: Subscription | undefined;
   private position = LogPosition.START;
@@ -46,9 +48,12 @@ export class ProcessorRunner {
     private readonly store: EventStore,
     private readonly logger: LoggerService,
     private readonly options: RunnerOptions = DEFAULT_RUNNER_OPTIONS,
+    locks?: AdvisoryLockSession,
   ) {
     this.name = processorName(processor);
     this.handles = handlesType(processor);
+    this.ownsLocks = !locks;
+    this.locks = locks ?? new AdvisoryLockSession({ connectionString: connectionString(dataSource) });
   }
 
   get isActive(): boolean {
@@ -75,6 +80,7 @@ export class ProcessorRunner {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.serially(() => this.deactivate());
+    if (this.ownsLocks) await this.locks.close();
   }
 
   /** Lifecycle steps (activate, rebuild, deactivate) never overlap. */
@@ -100,19 +106,8 @@ export class ProcessorRunner {
   }
 
   private async tryActivate(): Promise<void> {
-    // Its own connection, outside the pool: held for as long as this runner is active.
-    const connection = new Client({ connectionString: connectionString(this.dataSource) });
-    connection.on('error', () => undefined); // noticed by the next tick's liveness query
-    try {
-      await connection.connect();
-      const { rows } = await connection.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [lockKey(this.name)]);
-      if (!rows[0].locked) throw new LockHeldElsewhere();
-    } catch (error) {
-      await connection.end().catch(() => undefined);
-      if (error instanceof LockHeldElsewhere) return;
-      throw error;
-    }
-    this.lockConnection = connection;
+    if (!(await this.locks.tryLock(lockKey(this.name)))) return;
+    this.holdsLock = true;
     const checkpoint = await Checkpoints.read(this.dataSource.manager, this.name);
     if (checkpoint.rebuildRequested) await this.reset();
     else this.position = checkpoint.position;
@@ -120,8 +115,8 @@ export class ProcessorRunner {
   }
 
   private async checkLockAndRebuild(): Promise<void> {
-    // Also proves the lock connection is alive; losing it releases the lock.
-    await this.lockConnection?.query('SELECT 1');
+    // Also proves the lock session is alive; losing it releases the lock.
+    await this.locks.assertHeld(lockKey(this.name));
     const checkpoint = await Checkpoints.read(this.dataSource.manager, this.name);
     if (!checkpoint.rebuildRequested) return;
     this.logger.log(`processor ${this.name}: rebuilding from the start of the log`);
@@ -143,14 +138,11 @@ export class ProcessorRunner {
 
   private async deactivate(): Promise<void> {
     const subscription = this.subscription;
-    const connection = this.lockConnection;
+    const holdsLock = this.holdsLock;
     this.subscription = undefined;
-    this.lockConnection = undefined;
+    this.holdsLock = false;
     await subscription?.stop();
-    if (connection) {
-      await connection.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey(this.name)]).catch(() => undefined);
-      await connection.end().catch(() => undefined);
-    }
+    if (holdsLock) await this.locks.unlock(lockKey(this.name)).catch(() => undefined);
   }
 
   private async reset(): Promise<void> {

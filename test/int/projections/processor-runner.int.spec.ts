@@ -6,6 +6,7 @@ import { EventStore, RecordedEvent } from '../../../src/event-store/event-store'
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres-event-store';
 import { Checkpoints } from '../../../src/projections/runner/checkpoints';
 import { ProcessManager, Projection } from '../../../src/projections/runner/processor';
+import { AdvisoryLockSession } from '../../../src/projections/runner/advisory-lock-session';
 import { ProcessorRunner, RunnerOptions } from '../../../src/projections/runner/processor-runner';
 import { createTestDatabase, openDataSource, openPool, TestDatabase } from '../../support/database';
 import { eventually } from '../../support/eventually';
@@ -43,10 +44,10 @@ describe('processor runner', () => {
   const dataSources: DataSource[] = [];
   const runners: ProcessorRunner[] = [];
 
-  const newRunner = async (processor: ConstructorParameters<typeof ProcessorRunner>[0]) => {
+  const newRunner = async (processor: ConstructorParameters<typeof ProcessorRunner>[0], locks?: AdvisoryLockSession) => {
     const dataSource = await openDataSource(db.url);
     dataSources.push(dataSource);
-    const runner = new ProcessorRunner(processor, dataSource, store, quiet, fast);
+    const runner = new ProcessorRunner(processor, dataSource, store, quiet, fast, locks);
     runners.push(runner);
     return runner;
   };
@@ -213,5 +214,59 @@ describe('processor runner', () => {
       processManager.name,
     ]);
     expect(rows[0].n).toBe(1);
+  });
+
+  describe('with one lock session for the runners of a process', () => {
+    const advisoryLockHolders = async () => {
+      const { rows } = await pool.query<{ pid: number }>(
+        `SELECT DISTINCT l.pid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+          WHERE l.locktype = 'advisory' AND a.datname = current_database() AND a.application_name = 'lock-session-test'`,
+      );
+      return rows.map((r) => r.pid);
+    };
+    let locks: AdvisoryLockSession;
+
+    beforeEach(() => {
+      locks = new AdvisoryLockSession({ connectionString: db.url, application_name: 'lock-session-test' });
+    });
+    afterEach(async () => {
+      await Promise.all(runners.splice(0).map((r) => r.stop()));
+      await locks.close();
+    });
+
+    it('holds every runner’s lock on a single connection', async () => {
+      const projections = [new TallyProjection('tally-shared-a'), new TallyProjection('tally-shared-b')];
+      const shared = await Promise.all(projections.map((projection) => newRunner({ kind: 'projection', projection }, locks)));
+      await Promise.all(shared.map((r) => r.start()));
+      const ids = await appendCounted(20);
+      for (const projection of projections) await eventually(appliedAll(projection.name, ids), { description: projection.name });
+      expect(shared.every((r) => r.isActive)).toBe(true);
+      expect(await advisoryLockHolders()).toHaveLength(1);
+
+      // A runner of another process still finds the lock taken.
+      const elsewhere = await newRunner({ kind: 'projection', projection: new TallyProjection('tally-shared-a') });
+      await elsewhere.start();
+      expect(elsewhere.isActive).toBe(false);
+    });
+
+    it('steps every runner down when the session is lost, then takes the locks again on a new one', async () => {
+      const projections = [new TallyProjection('tally-lost-a'), new TallyProjection('tally-lost-b')];
+      const shared = await Promise.all(projections.map((projection) => newRunner({ kind: 'projection', projection }, locks)));
+      await Promise.all(shared.map((r) => r.start()));
+      const [before] = await advisoryLockHolders();
+      await pool.query('SELECT pg_terminate_backend($1)', [before]);
+
+      await eventually(
+        async () => {
+          const holders = await advisoryLockHolders();
+          return holders.length === 1 && holders[0] !== before && shared.every((r) => r.isActive);
+        },
+        { description: 'the locks on a new session' },
+      );
+      const ids = await appendCounted(10);
+      for (const projection of projections) await eventually(appliedAll(projection.name, ids), { description: projection.name });
+      const counts = await tally('tally-lost-a');
+      expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    });
   });
 });
