@@ -1,0 +1,163 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { connect, createServer, Socket } from 'node:net';
+import * as path from 'node:path';
+import { eventually } from './eventually';
+
+const root = path.resolve(__dirname, '../..');
+export const MAIN = path.join(root, 'dist/main.js');
+
+/** `npm test` builds first; a direct jest run may not have. */
+export function ensureBuilt(): void {
+  if (!existsSync(MAIN)) execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** The built server (`node dist/main.js`) as a child process, as `npm start` runs it. */
+export class ServerProcess {
+  output = '';
+  readonly exited: Promise<Exit>;
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    child.stdout!.on('data', (chunk) => (this.output += chunk));
+    child.stderr!.on('data', (chunk) => (this.output += chunk));
+    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  /** Starts it with exactly this environment (plus PORT), without waiting for it. */
+  static async spawn(env: Record<string, string | undefined>, cwd: string): Promise<ServerProcess> {
+    const port = await freePort();
+    const child = spawn(process.execPath, [MAIN], {
+      cwd,
+      env: { ...env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new ServerProcess(child, port);
+  }
+
+  /** Starts it with exactly this environment (plus PORT) and waits until /health answers. */
+  static async start(env: Record<string, string | undefined>, cwd: string): Promise<ServerProcess> {
+    const server = await ServerProcess.spawn(env, cwd);
+    // Until it answers, or stops: a server that exited fails at once rather than at the deadline.
+    const response = await eventually(async () => server.hasExited() || (await fetch(`${server.url}/health`)), {
+      timeoutMs: 90_000,
+      intervalMs: 250,
+      description: 'the server to answer',
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}\n${server.output}`, { cause: error });
+    });
+    if (response === true) throw new Error(`the server stopped before it answered:\n${server.output}`);
+    if (response.status !== 200) throw new Error(`/health answered ${response.status}:\n${server.output}`);
+    return server;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  hasExited(): boolean {
+    return this.child.exitCode !== null || this.child.signalCode !== null;
+  }
+
+  /** Sends the signal and waits until the server says it is shutting down, so it has been handled. */
+  async signal(signal: NodeJS.Signals): Promise<void> {
+    const before = this.output.split(`${signal}: shutting down`).length;
+    this.child.kill(signal);
+    await eventually(() => this.output.split(`${signal}: shutting down`).length > before, {
+      description: `the server to handle ${signal}`,
+    });
+  }
+
+  /** Whether the port refuses new connections. */
+  async refusesConnections(): Promise<boolean> {
+    return fetch(`${this.url}/health`).then(
+      () => false,
+      (error: Error & { cause?: { code?: string } }) => error.cause?.code === 'ECONNREFUSED',
+    );
+  }
+
+  kill(): void {
+    if (!this.hasExited()) this.child.kill('SIGKILL');
+  }
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A request the server has begun but cannot finish yet: its headers announce a body with
+ * `Expect: 100-continue`, and the body is held back. The server's `100 Continue` proves the
+ * request is in flight, which a test needs before it signals the server.
+ */
+export class HeldRequest {
+  private received = '';
+  private readonly closed: Promise<void>;
+
+  private constructor(
+    private readonly socket: Socket,
+    private readonly body: string,
+  ) {
+    socket.on('data', (chunk) => (this.received += chunk));
+    this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
+  }
+
+  static async open(port: number, method: string, path: string, body: string): Promise<HeldRequest> {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => undefined); // a cut connection shows as a response that never came
+    const held = new HeldRequest(socket, body);
+    socket.write(
+      `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`,
+    );
+    await eventually(() => held.received.startsWith('HTTP/1.1 100 Continue\r\n\r\n'), {
+      description: 'the server to accept the request headers (100 Continue)',
+    });
+    return held;
+  }
+
+  /** Sends the body and reads the answer until the server closes the connection. */
+  async finish(): Promise<RawResponse> {
+    this.socket.write(this.body);
+    return this.response();
+  }
+
+  /** What arrived by the time the server closed the connection; undefined if there was no final answer. */
+  async response(): Promise<RawResponse> {
+    await this.closed;
+    const final = this.received.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
+    const match = /^HTTP\/1\.1 (\d{3}) [^\r\n]*\r\n([\s\S]*?)\r\n\r\n([\s\S]*)$/.exec(final);
+    if (!match) throw new Error(`no complete response; received: ${JSON.stringify(this.received)}`);
+    const headers = Object.fromEntries(
+      match[2].split('\r\n').map((line) => {
+        const colon = line.indexOf(':');
+        return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
+      }),
+    );
+    return { status: Number(match[1]), headers, body: match[3] };
+  }
+
+  /** True when the server closed the connection without answering. */
+  async wasCut(): Promise<boolean> {
+    await this.closed;
+    return this.received.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '') === '';
+  }
+}
