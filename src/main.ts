@@ -6,6 +6,11 @@ import { RunningServer, startServer } from './bootstrap';
 /** The signals that stop the server, with their numbers for a forced exit's 128 + n. */
 const STOP_SIGNALS = { SIGTERM: 15, SIGINT: 2, SIGHUP: 1 } as const;
 type StopSignal = keyof typeof STOP_SIGNALS;
+/**
+ * Under `npm start`, Ctrl-C reaches the server twice: from the terminal (the whole process group) and
+ * forwarded by npm. The same signal again within this window is that echo, not an operator insisting.
+ */
+const ECHO_MS = 1_000;
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -20,7 +25,7 @@ async function main(): Promise<void> {
   }
   const logger = new Logger('Main');
   let server: RunningServer | undefined;
-  let stopping: StopSignal | undefined;
+  let stopping: { signal: StopSignal; at: number } | undefined;
 
   const stop = async (running: RunningServer) => {
     const started = Date.now();
@@ -33,12 +38,13 @@ async function main(): Promise<void> {
   // package's own hook). A signal during boot stops the server as soon as it has started.
   const onSignal = (signal: StopSignal) => {
     if (stopping) {
+      if (signal === stopping.signal && Date.now() - stopping.at < ECHO_MS) return;
       // The operator insists: what is still running is abandoned (the embedded PostgreSQL is still told to stop).
       logger.warn(`${signal} during shutdown: exiting at once with ${128 + STOP_SIGNALS[signal]}`);
       process.exit(128 + STOP_SIGNALS[signal]);
     }
-    stopping = signal;
-    logger.log(`${signal}: shutting down (a second signal forces the exit)`);
+    stopping = { signal, at: Date.now() };
+    logger.log(`${signal}: shutting down (another signal forces the exit)`);
     if (server) void stop(server);
   };
   for (const signal of Object.keys(STOP_SIGNALS) as StopSignal[]) process.on(signal, onSignal);
