@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createTestDatabase, TestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
-import { ensureBuilt, HeldRequest, ServerProcess } from '../support/server-process';
+import { ensureBuilt, HeldRequest, ROOT, ServerProcess } from '../support/server-process';
 
 /** The built server on an external PostgreSQL (DATABASE_URL), stopped by a signal as an orchestrator would. */
 describe('shutdown with DATABASE_URL', () => {
@@ -46,5 +46,27 @@ describe('shutdown with DATABASE_URL', () => {
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(server.output).toContain('stopped cleanly');
     expect(server.output).not.toMatch(/"level":(40|50)/);
+  });
+
+  describe('under npm start', () => {
+    const npm = { npm: true };
+    const npmEnv = () => ({ ...env, DATA_DIR: dataDir });
+
+    it('SIGTERM to npm alone, as a supervisor sends it, reaches the server: it stops cleanly and npm exits 0', async () => {
+      server = await ServerProcess.start(npmEnv(), ROOT, npm);
+      await server.signal('SIGTERM');
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+      expect(server.output).toContain('stopped cleanly');
+    });
+
+    it('Ctrl-C (SIGINT to the whole process group) stops the server once, cleanly, and npm exits 0', async () => {
+      server = await ServerProcess.start(npmEnv(), ROOT, npm);
+      // The server gets it twice, from the terminal and forwarded by npm: the echo must not force the exit.
+      server.signalGroup('SIGINT');
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+      expect(server.output.match(/SIGINT: shutting down/g)).toHaveLength(1);
+      expect(server.output).not.toContain('exiting at once');
+      expect(server.output).toContain('stopped cleanly');
+    });
   });
 });

@@ -4,9 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { isAlive } from '../../src/platform/database/embedded-postgres';
 import { eventually } from '../support/eventually';
-import { ensureBuilt, HeldRequest, ServerProcess } from '../support/server-process';
-
-const root = path.resolve(__dirname, '../..');
+import { ensureBuilt, HeldRequest, ROOT, ServerProcess } from '../support/server-process';
 
 describe('zero-configuration start', () => {
   let dataDir: string;
@@ -27,10 +25,10 @@ describe('zero-configuration start', () => {
 
   it('loads the embedded-postgres package without its exit hooks, so only the service handles signals', () => {
     const script = `
-      const { loadEmbeddedPostgres } = require(${JSON.stringify(path.join(root, 'dist/platform/database/embedded-postgres.js'))});
+      const { loadEmbeddedPostgres } = require(${JSON.stringify(path.join(ROOT, 'dist/platform/database/embedded-postgres.js'))});
       const events = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'];
       loadEmbeddedPostgres().then(() => console.log(JSON.stringify(events.map((e) => [e, process.listenerCount(e)]))));`;
-    const counts = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root }).toString());
+    const counts = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT }).toString());
     expect(Object.fromEntries(counts)).toEqual({
       SIGTERM: 0,
       SIGINT: 0,
@@ -99,16 +97,16 @@ describe('zero-configuration start', () => {
     }
   });
 
-  it('exits at once with 128 + the signal on a second signal during shutdown, and still stops the embedded PostgreSQL', async () => {
+  it('exits at once with 128 + the signal on another signal during shutdown, and still stops the embedded PostgreSQL', async () => {
     server = await ServerProcess.start(shellEnv, dataDir);
     const postgres = postgresPid();
     const held = await HeldRequest.open(server.port, 'POST', '/v1/auth/device/start', '{}');
     await server.signal('SIGTERM'); // draining: waits for the held request
-    server.child.kill('SIGTERM');
+    server.child.kill('SIGINT');
 
-    expect(await server.exited).toEqual({ code: 143, signal: null });
+    expect(await server.exited).toEqual({ code: 130, signal: null });
     expect(await held.wasCut()).toBe(true);
-    expect(server.output).toContain('SIGTERM during shutdown: exiting at once with 143');
+    expect(server.output).toContain('SIGINT during shutdown: exiting at once with 130');
     await eventually(() => !isAlive(postgres), { description: 'the embedded PostgreSQL to stop' });
   });
 });

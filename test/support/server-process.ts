@@ -4,12 +4,12 @@ import { connect, createServer, Socket } from 'node:net';
 import * as path from 'node:path';
 import { eventually } from './eventually';
 
-const root = path.resolve(__dirname, '../..');
-export const MAIN = path.join(root, 'dist/main.js');
+export const ROOT = path.resolve(__dirname, '../..');
+export const MAIN = path.join(ROOT, 'dist/main.js');
 
 /** `npm test` builds first; a direct jest run may not have. */
 export function ensureBuilt(): void {
-  if (!existsSync(MAIN)) execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  if (!existsSync(MAIN)) execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
 }
 
 export function freePort(): Promise<number> {
@@ -20,6 +20,8 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+type Env = Record<string, string | undefined>;
 
 export interface Exit {
   code: number | null;
@@ -40,20 +42,25 @@ export class ServerProcess {
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   }
 
-  /** Starts it with exactly this environment (plus PORT), without waiting for it. */
-  static async spawn(env: Record<string, string | undefined>, cwd: string): Promise<ServerProcess> {
+  /**
+   * Starts it with exactly this environment (plus PORT), without waiting for it. `npm: true` runs it through
+   * `npm start`, in a process group of its own as a terminal would (see `signalGroup`).
+   */
+  static async spawn(env: Env, cwd: string, options: { npm?: boolean } = {}): Promise<ServerProcess> {
     const port = await freePort();
-    const child = spawn(process.execPath, [MAIN], {
+    const [command, args] = options.npm ? ['npm', ['start', '--ignore-scripts']] : [process.execPath, [MAIN]];
+    const child = spawn(command, args, {
       cwd,
       env: { ...env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: options.npm,
     });
     return new ServerProcess(child, port);
   }
 
   /** Starts it with exactly this environment (plus PORT) and waits until /health answers. */
-  static async start(env: Record<string, string | undefined>, cwd: string): Promise<ServerProcess> {
-    const server = await ServerProcess.spawn(env, cwd);
+  static async start(env: Env, cwd: string, options: { npm?: boolean } = {}): Promise<ServerProcess> {
+    const server = await ServerProcess.spawn(env, cwd, options);
     // Until it answers, or stops: a server that exited fails at once rather than at the deadline.
     const response = await eventually(async () => server.hasExited() || (await fetch(`${server.url}/health`)), {
       timeoutMs: 90_000,
@@ -84,6 +91,11 @@ export class ServerProcess {
     });
   }
 
+  /** Sends the signal to the whole process group, as a terminal does on Ctrl-C (needs `npm: true`). */
+  signalGroup(signal: NodeJS.Signals): void {
+    process.kill(-this.child.pid!, signal);
+  }
+
   /** Whether the port refuses new connections. */
   async refusesConnections(): Promise<boolean> {
     return fetch(`${this.url}/health`).then(
@@ -92,8 +104,14 @@ export class ServerProcess {
     );
   }
 
+  /** Kills what is left: under npm, the whole group, since npm may be gone while the server is not. */
   kill(): void {
-    if (!this.hasExited()) this.child.kill('SIGKILL');
+    try {
+      if (this.child.spawnargs[0] === 'npm') process.kill(-this.child.pid!, 'SIGKILL');
+      else if (!this.hasExited()) this.child.kill('SIGKILL');
+    } catch {
+      // nothing left
+    }
   }
 }
 
