@@ -38,13 +38,16 @@ export async function startServer(
 ): Promise<RunningServer> {
   Logger.overrideLogger(new PinoNestLogger(createRootLogger(baseConfig)));
   const { config, release } = await resolveInfrastructure(baseConfig);
-  let app: NestFastifyApplication;
+  let app: NestFastifyApplication | undefined;
   const draining = { now: false };
   try {
     app = await createHttpApp(AppModule.forRoot(config, features, clock), config);
     closeConnectionsWhileDraining(app, draining);
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    // The app first (a port already in use fails after it started): a database stopped under running
+    // workers makes BullMQ's worker loop retry without pause, which starves the event loop.
+    await app?.close().catch(() => undefined);
     await release();
     throw error;
   }
@@ -78,7 +81,8 @@ function closeConnectionsWhileDraining(app: NestFastifyApplication, draining: { 
  * 2. stop the processors at a checkpoint, then close the app: queues (jobs in hand finish), the event
  *    store, the pools;
  * 3. stop the embedded PostgreSQL (a fast shutdown: it ends any session left open).
- * Resolves to false, having logged why, when step 2 or 3 failed or ran out of time.
+ * Resolves to false, having logged why, when step 2 or 3 failed or ran out of time; past a failed step 2 the
+ * embedded PostgreSQL is left to the exit hook in embedded-postgres.ts.
  */
 async function shutDown(
   app: NestFastifyApplication,
@@ -97,26 +101,29 @@ async function shutDown(
     await settledWithin(drained, timeoutMs);
   }
 
-  let clean = true;
+  let step = 'stopping the processors';
   const teardown = (async () => {
     // Before the queues close: a process manager may enqueue a job for the event in hand.
     await app.get(ProcessorsService, { strict: false }).stop();
+    step = 'closing the queues, the event store and the pools';
     await app.close();
   })();
   const tornDown = await settledWithin(teardown, timeoutMs);
   if (tornDown !== 'ok') {
-    clean = false;
-    const why = tornDown === 'timeout' ? `still running after ${timeoutMs} ms` : String(tornDown.error);
-    logger.error(`processors, queues and database connections did not stop cleanly: ${why}`);
+    const why = tornDown === 'timeout' ? `still ${step} after ${timeoutMs} ms` : `${step}: ${String(tornDown.error)}`;
+    logger.error(`the app did not stop cleanly (${why})`);
+    // Not stopping the database under what is still running (BullMQ's worker loop would spin and starve the
+    // event loop): an embedded PostgreSQL is signalled to stop as the process exits.
+    return false;
   }
 
   const released = await settledWithin(release(), timeoutMs);
   if (released !== 'ok') {
-    clean = false;
     const why = released === 'timeout' ? `still stopping after ${timeoutMs} ms` : String(released.error);
     logger.error(`the embedded PostgreSQL did not stop: ${why}`);
+    return false;
   }
-  return clean;
+  return true;
 }
 
 async function settledWithin(work: Promise<unknown>, ms: number): Promise<'ok' | 'timeout' | { error: unknown }> {

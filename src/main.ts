@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   for (const signal of Object.keys(STOP_SIGNALS) as StopSignal[]) process.on(signal, onSignal);
 
   server = await startServer(config);
-  logger.log(`serving the API on ${config.baseUrl} (listening on ${config.host}:${config.port})`);
+  logger.log(`serving the API on ${config.baseUrl} (listening on ${config.host}:${new URL(server.url).port})`);
   if (stopping) await stop(server);
 }
 
