@@ -35,7 +35,7 @@ describe('shutdown with DATABASE_URL', () => {
 
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body)).toMatchObject({ deviceCode: expect.any(String) });
-    expect(await server.exited).toEqual({ code: 0, signal: null });
+    await server.expectExit(0);
     expect(server.output).toContain('stopped cleanly');
     expect(server.output).not.toMatch(/"level":(40|50)/);
   });
@@ -43,7 +43,7 @@ describe('shutdown with DATABASE_URL', () => {
   it('on SIGINT exits 0 (queues on PostgreSQL)', async () => {
     server = await ServerProcess.start(env, dataDir);
     await server.signal('SIGINT');
-    expect(await server.exited).toEqual({ code: 0, signal: null });
+    await server.expectExit(0);
     expect(server.output).toContain('stopped cleanly');
     expect(server.output).not.toMatch(/"level":(40|50)/);
   });
@@ -55,7 +55,7 @@ describe('shutdown with DATABASE_URL', () => {
     it('SIGTERM to npm alone, as a supervisor sends it, reaches the server: it stops cleanly and npm exits 0', async () => {
       server = await ServerProcess.start(npmEnv(), ROOT, npm);
       await server.signal('SIGTERM');
-      expect(await server.exited).toEqual({ code: 0, signal: null });
+      await server.expectExit(0);
       expect(server.output).toContain('stopped cleanly');
     });
 
@@ -63,7 +63,7 @@ describe('shutdown with DATABASE_URL', () => {
       server = await ServerProcess.start(npmEnv(), ROOT, npm);
       // The server gets it twice, from the terminal and forwarded by npm: the echo must not force the exit.
       server.signalGroup('SIGINT');
-      expect(await server.exited).toEqual({ code: 0, signal: null });
+      await server.expectExit(0);
       expect(server.output.match(/SIGINT: shutting down/g)).toHaveLength(1);
       expect(server.output).not.toContain('exiting at once');
       expect(server.output).toContain('stopped cleanly');

@@ -59,7 +59,7 @@ describe('zero-configuration start', () => {
     expect(Buffer.byteLength(response.body)).toBe(Number(response.headers['content-length']));
     expect(JSON.parse(response.body)).toMatchObject({ deviceCode: expect.any(String), userCode: expect.any(String) });
     expect(response.headers.connection).toBe('close');
-    expect(await server.exited).toEqual({ code: 0, signal: null });
+    await server.expectExit(0);
     expect(isAlive(postgres)).toBe(false);
     expect(server.output).toContain('stopped cleanly');
     expect(server.output).not.toMatch(/"level":(40|50)/);
@@ -73,7 +73,7 @@ describe('zero-configuration start', () => {
     await server.signal('SIGINT');
 
     expect(await held.wasCut()).toBe(true);
-    expect(await server.exited).toEqual({ code: 0, signal: null });
+    await server.expectExit(0);
     expect(Date.now() - signalled).toBeLessThan(10_000); // not REQUEST_TIMEOUT_MS (30 s)
     expect(server.output).toMatch(/cutting 1 connection\(s\) still busy after SHUTDOWN_TIMEOUT_MS \(1000 ms\)/);
     expect(isAlive(postgres)).toBe(false);
@@ -82,12 +82,12 @@ describe('zero-configuration start', () => {
   it('on SIGTERM while booting (initialising the embedded cluster) finishes starting, then stops and exits 0', async () => {
     const freshDir = mkdtempSync(path.join(os.tmpdir(), 'svc-zero-config-boot-'));
     try {
-      const booting = await ServerProcess.spawn(shellEnv, freshDir);
+      const booting = ServerProcess.spawn(shellEnv, freshDir);
       server = booting;
       await eventually(() => booting.output.includes('initialising embedded PostgreSQL'), { description: 'initdb to begin' });
       await booting.signal('SIGTERM');
 
-      expect(await booting.exited).toEqual({ code: 0, signal: null });
+      await booting.expectExit(0);
       const { output } = booting;
       expect(output.indexOf('SIGTERM: shutting down')).toBeLessThan(output.indexOf('serving the API'));
       expect(output).toContain('stopped cleanly');
@@ -104,7 +104,7 @@ describe('zero-configuration start', () => {
     await server.signal('SIGTERM'); // draining: waits for the held request
     server.child.kill('SIGINT');
 
-    expect(await server.exited).toEqual({ code: 130, signal: null });
+    await server.expectExit(130);
     expect(await held.wasCut()).toBe(true);
     expect(server.output).toContain('SIGINT during shutdown: exiting at once with 130');
     await eventually(() => !isAlive(postgres), { description: 'the embedded PostgreSQL to stop' });

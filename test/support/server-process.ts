@@ -1,6 +1,6 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { connect, createServer, Socket } from 'node:net';
+import { connect, Socket } from 'node:net';
 import * as path from 'node:path';
 import { eventually } from './eventually';
 
@@ -12,15 +12,6 @@ export function ensureBuilt(): void {
   if (!existsSync(MAIN)) execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 type Env = Record<string, string | undefined>;
 
 export interface Exit {
@@ -28,50 +19,73 @@ export interface Exit {
   signal: NodeJS.Signals | null;
 }
 
+const LISTENING = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/;
+
 /** The built server (`node dist/main.js`) as a child process, as `npm start` runs it. */
 export class ServerProcess {
   output = '';
   readonly exited: Promise<Exit>;
 
-  private constructor(
-    readonly child: ChildProcess,
-    readonly port: number,
-  ) {
+  private constructor(readonly child: ChildProcess) {
     child.stdout!.on('data', (chunk) => (this.output += chunk));
     child.stderr!.on('data', (chunk) => (this.output += chunk));
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   }
 
   /**
-   * Starts it with exactly this environment (plus PORT), without waiting for it. `npm: true` runs it through
-   * `npm start`, in a process group of its own as a terminal would (see `signalGroup`).
+   * Starts it with exactly this environment, without waiting for it. It listens on a port of its own
+   * choosing (PORT=0), read from its log: a port picked here could be taken meanwhile, by the embedded
+   * PostgreSQL for one. `npm: true` runs it through `npm start`, in a process group of its own as a
+   * terminal would (see `signalGroup`).
    */
-  static async spawn(env: Env, cwd: string, options: { npm?: boolean } = {}): Promise<ServerProcess> {
-    const port = await freePort();
+  static spawn(env: Env, cwd: string, options: { npm?: boolean } = {}): ServerProcess {
     const [command, args] = options.npm ? ['npm', ['start', '--ignore-scripts']] : [process.execPath, [MAIN]];
     const child = spawn(command, args, {
       cwd,
-      env: { ...env, PORT: String(port) },
+      env: { ...env, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: options.npm,
     });
-    return new ServerProcess(child, port);
+    return new ServerProcess(child);
   }
 
-  /** Starts it with exactly this environment (plus PORT) and waits until /health answers. */
+  /** Starts it with exactly this environment and waits until /health answers; kills it if it does not. */
   static async start(env: Env, cwd: string, options: { npm?: boolean } = {}): Promise<ServerProcess> {
-    const server = await ServerProcess.spawn(env, cwd, options);
-    // Until it answers, or stops: a server that exited fails at once rather than at the deadline.
-    const response = await eventually(async () => server.hasExited() || (await fetch(`${server.url}/health`)), {
-      timeoutMs: 90_000,
-      intervalMs: 250,
-      description: 'the server to answer',
-    }).catch((error: Error) => {
-      throw new Error(`${error.message}\n${server.output}`, { cause: error });
-    });
-    if (response === true) throw new Error(`the server stopped before it answered:\n${server.output}`);
-    if (response.status !== 200) throw new Error(`/health answered ${response.status}:\n${server.output}`);
-    return server;
+    const server = ServerProcess.spawn(env, cwd, options);
+    try {
+      // Until it answers, or stops: a server that exited fails at once rather than at the deadline.
+      const response = await eventually(
+        async () => server.hasExited() || (server.listening() && (await fetch(`${server.url}/health`))),
+        { timeoutMs: 90_000, intervalMs: 250, description: 'the server to answer' },
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}\n${server.output}`, { cause: error });
+      });
+      if (response === true) throw new Error(`the server stopped before it answered:\n${server.output}`);
+      if (response.status !== 200) throw new Error(`/health answered ${response.status}:\n${server.output}`);
+      return server;
+    } catch (error) {
+      server.kill();
+      throw error;
+    }
+  }
+
+  private listening(): boolean {
+    return LISTENING.test(this.output);
+  }
+
+  get port(): number {
+    const match = LISTENING.exec(this.output);
+    if (!match) throw new Error('the server is not listening yet');
+    return Number(match[1]);
+  }
+
+  /** Waits for the exit and checks its code, showing the end of the server's log when it is not the one expected. */
+  async expectExit(code: number): Promise<void> {
+    const exit = await this.exited;
+    if (exit.code !== code || exit.signal !== null) {
+      const tail = this.output.trimEnd().split('\n').slice(-25).join('\n');
+      throw new Error(`expected exit code ${code}, got ${JSON.stringify(exit)}; the server's log ends:\n${tail}`);
+    }
   }
 
   get url(): string {
