@@ -31,6 +31,8 @@ export interface AppConfig {
   keepAliveTimeoutMs: number;
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
   trustProxy: boolean;
+  /** On SIGTERM/SIGINT: how long requests in flight may take to finish, and again how long the rest may take to stop. */
+  shutdownTimeoutMs: number;
   /** How long a command waits for the projections to pass its events (read your writes). */
   readYourWritesTimeoutMs: number;
   /** Run projections and process managers in this process. */
@@ -118,6 +120,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 30_000, { min: 100 }),
     keepAliveTimeoutMs: read.integer('KEEP_ALIVE_TIMEOUT_MS', 72_000, { min: 100 }),
     trustProxy: read.boolean('TRUST_PROXY', false),
+    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 100, max: 3_600_000 }),
     readYourWritesTimeoutMs: read.integer('READ_YOUR_WRITES_TIMEOUT_MS', 5_000, { min: 0 }),
     runProcessors: read.boolean('RUN_PROCESSORS', true),
     queuePrefix: read.string('QUEUE_PREFIX', 'svc'),

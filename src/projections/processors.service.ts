@@ -72,8 +72,16 @@ export class ProcessorsService implements OnApplicationBootstrap, OnApplicationS
     await Promise.all(this.runners.map((runner) => runner.start()));
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Stops every runner at a checkpoint: a projection commits the batch in hand, a process manager finishes
+   * the event in hand. Shutdown calls it before the queues close, since process managers enqueue jobs.
+   */
+  async stop(): Promise<void> {
     await Promise.all(this.runners.map((runner) => runner.stop()));
     await this.locks.close();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stop();
   }
 }

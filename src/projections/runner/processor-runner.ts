@@ -155,14 +155,17 @@ export class ProcessorRunner {
   }
 
   private async handleBatch(delivered: RecordedEvent[]): Promise<void> {
-    if (this.stopped) throw new Error('runner stopped');
+    // Stopping: the subscription is about to end, and the stored checkpoint is where the next start resumes.
+    if (this.stopped) return;
     // A batch retried after a partial event-by-event pass: skip what is already applied.
     const events = delivered.filter((event) => event.position.isAfter(this.position));
     if (events.length === 0) return;
-    const last = events[events.length - 1].position;
+    let reached: LogPosition;
     try {
-      if (this.processor.kind === 'projection') await this.applyBatch(events, last);
-      else await this.processBatch(events);
+      reached =
+        this.processor.kind === 'projection'
+          ? await this.applyBatch(events, events[events.length - 1].position)
+          : await this.processBatch(events);
     } catch (error) {
       if (error instanceof CheckpointMoved) {
         await this.restartFromStoredCheckpoint();
@@ -170,12 +173,23 @@ export class ProcessorRunner {
       }
       throw error;
     }
-    this.advanced(last);
+    this.advanced(reached);
   }
 
-  /** The whole batch in one transaction; on a failure, event by event so only the culprit is retried. */
-  private async applyBatch(events: RecordedEvent[], last: LogPosition): Promise<void> {
-    if (this.processor.kind !== 'projection') return;
+  /** The events of a batch to handle now: while stopping, only the one in hand, so a shutdown waits for one event at most. */
+  private *untilStopped(events: RecordedEvent[]): Generator<RecordedEvent> {
+    for (const [i, event] of events.entries()) {
+      if (i > 0 && this.stopped) return;
+      yield event;
+    }
+  }
+
+  /**
+   * The whole batch in one transaction; on a failure, event by event so only the culprit is retried.
+   * Returns the position its checkpoint now holds.
+   */
+  private async applyBatch(events: RecordedEvent[], last: LogPosition): Promise<LogPosition> {
+    if (this.processor.kind !== 'projection') return this.position;
     const projection = this.processor.projection;
     try {
       await this.dataSource.transaction(async (tx) => {
@@ -183,28 +197,34 @@ export class ProcessorRunner {
         for (const event of events) if (this.handles(event.type)) await projection.apply(event, tx);
         await Checkpoints.save(tx, this.name, last);
       });
-      return;
+      return last;
     } catch (error) {
       if (error instanceof CheckpointMoved) throw error;
       this.logger.warn(`processor ${this.name}: batch failed, retrying event by event: ${describe(error)}`);
     }
-    for (const event of events) {
+    for (const event of this.untilStopped(events)) {
       await this.withRetries(event, (tx) => projection.apply(event, tx));
     }
+    return this.position;
   }
 
-  private async processBatch(events: RecordedEvent[]): Promise<void> {
-    if (this.processor.kind !== 'process') return;
+  /** Handles the batch's events in order, then moves the checkpoint past the last one handled and returns it. */
+  private async processBatch(events: RecordedEvent[]): Promise<LogPosition> {
+    if (this.processor.kind !== 'process') return this.position;
     const processManager = this.processor.process;
-    for (const event of events) {
-      if (!this.handles(event.type)) continue;
+    let reached = this.position;
+    for (const event of this.untilStopped(events)) {
       // What it appends is stamped as caused by this event, within the same correlation.
-      await this.withRetries(event, () => withEventContext(contextCausedBy(event), () => processManager.handle(event)));
+      if (this.handles(event.type)) {
+        await this.withRetries(event, () => withEventContext(contextCausedBy(event), () => processManager.handle(event)));
+      }
+      reached = event.position;
     }
     await this.dataSource.transaction(async (tx) => {
       await this.guardCheckpoint(tx);
-      await Checkpoints.save(tx, this.name, events[events.length - 1].position);
+      await Checkpoints.save(tx, this.name, reached);
     });
+    return reached;
   }
 
   /** Handles one event, retrying; after the last attempt it is parked and the checkpoint moves past it. */
