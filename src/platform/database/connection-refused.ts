@@ -26,14 +26,15 @@ export function isConnectionRefused(error: unknown): boolean {
   return refused(error) || refused((error as { driverError?: unknown } | undefined)?.driverError); // TypeORM wraps pg errors
 }
 
+// Duck-typed, not `instanceof Error`: errors raised by Node's sockets may come from another realm (a test sandbox).
 function refused(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message, errors } = error as { code?: unknown; message?: unknown; errors?: unknown };
   if (typeof code === 'string') {
     if (/^(08|53)/.test(code) || ['57P01', '57P02', '57P03', '57014'].includes(code)) return true;
     if (SOCKET_CODES.has(code)) return true;
   }
-  if (CONNECTION_MESSAGES.test(error.message)) return true;
+  if (typeof message === 'string' && CONNECTION_MESSAGES.test(message)) return true;
   // A host name with several addresses (localhost: ::1 and 127.0.0.1) fails with all of them.
-  return error instanceof AggregateError && error.errors.length > 0 && error.errors.every(refused);
+  return Array.isArray(errors) && errors.length > 0 && errors.every(refused);
 }

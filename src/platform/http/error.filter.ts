@@ -115,7 +115,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const { status, body, headers } = toErrorResponse(error, this.logger, http.getRequest<FastifyRequest>());
     const reply = http.getResponse<FastifyReply>();
-    if (headers) void reply.headers(headers);
+    for (const [name, value] of Object.entries(headers ?? {})) reply.header(name, value);
     if (status === 429 && !reply.getHeader('retry-after')) reply.header('retry-after', '60');
     void reply.status(status).send(body);
   }
