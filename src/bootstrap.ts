@@ -6,6 +6,7 @@ import { Clock } from './platform/clock/clock';
 import { startEmbeddedPostgres } from './platform/database/embedded-postgres';
 import { createHttpApp } from './platform/http/http-app';
 import { createRootLogger, PinoNestLogger } from './platform/http/logger';
+import { Queues } from './platform/queue/queues';
 
 export interface RunningServer {
   app: NestFastifyApplication;
@@ -33,11 +34,14 @@ export async function startServer(
 ): Promise<RunningServer> {
   Logger.overrideLogger(new PinoNestLogger(createRootLogger(baseConfig)));
   const { config, release } = await resolveInfrastructure(baseConfig);
-  let app: NestFastifyApplication;
+  let app: NestFastifyApplication | undefined;
   try {
     app = await createHttpApp(AppModule.forRoot(config, features, clock), config);
+    await app.init(); // starts the processors and queue workers
+    await app.get(Queues).started();
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    await app?.close().catch(() => undefined); // a half-started app must not keep its pools and timers
     await release();
     throw error;
   }
