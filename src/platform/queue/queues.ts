@@ -191,10 +191,11 @@ const FETCH_RETRY_MS = 1_000;
 /**
  * BullMQ's worker with two of its habits fixed, both seen when the backend
  * fails. It retries a failed fetch at once unless it recognises the error as a
- * (Redis) connection error; PostgreSQL's it does not, and a database refusing
- * connections was then polled in a loop that starved the event loop. And it
- * pauses between attempts (`runRetryDelay`, 15 s; 5 s in its stalled-job
- * checker) in ways close() does not cut short, so the process lingered.
+ * (Redis) connection error; PostgreSQL's it does not, and a backend that failed
+ * at once (its connection lost while it was being prepared) was asked again in
+ * a loop that starved the event loop. And it pauses between attempts
+ * (`runRetryDelay`, 15 s; 5 s in its stalled-job checker) in ways close() does
+ * not cut short, so a stopping process lingered.
  */
 function wellBehaved(Base: typeof Worker): typeof Worker {
   return class WellBehavedWorker extends Base {
