@@ -6,6 +6,7 @@ import { Clock } from './platform/clock/clock';
 import { startEmbeddedPostgres } from './platform/database/embedded-postgres';
 import { createHttpApp } from './platform/http/http-app';
 import { createRootLogger, PinoNestLogger } from './platform/http/logger';
+import { Queues } from './platform/queue/queues';
 import { ProcessorsService } from './projections/processors.service';
 
 export interface RunningServer {
@@ -43,6 +44,8 @@ export async function startServer(
   try {
     app = await createHttpApp(AppModule.forRoot(config, features, clock), config);
     closeConnectionsWhileDraining(app, draining);
+    await app.init(); // starts the processors and queue workers
+    await app.get(Queues).started();
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     // The app first (a port already in use fails after it started): a database stopped under running

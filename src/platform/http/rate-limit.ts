@@ -3,6 +3,7 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import IORedis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
+import { REDIS_DISCONNECT_TIMEOUT_MS } from '../queue/queues';
 
 /** Exempts a route from the global limit (health checks from load balancers). */
 export const SkipThrottle = () => RouteConfig({ rateLimit: false });
@@ -19,7 +20,12 @@ export const Throttle = (limit: { max: number; timeWindow: number }) => RouteCon
  */
 export async function registerRateLimit(fastify: FastifyInstance, config: AppConfig): Promise<IORedis | undefined> {
   const redis = config.redisUrl
-    ? new IORedis(config.redisUrl, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    ? new IORedis(config.redisUrl, {
+        connectTimeout: 1_000,
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        disconnectTimeout: REDIS_DISCONNECT_TIMEOUT_MS,
+      })
     : undefined;
   redis?.on('error', () => undefined); // reported through health; ioredis reconnects
   await fastify.register(rateLimit, {

@@ -19,11 +19,19 @@ const POSTGRES_SCHEMA = 'queues';
 const PING_TIMEOUT_MS = 2_000;
 const SCHEDULE_RETRY_MS = 30_000;
 /**
+ * ioredis waits this long for a socket to close on disconnect() before it
+ * destroys it (2 s by default); a socket that had already failed never reports
+ * closing, so the whole wait keeps a stopping process alive.
+ */
+export const REDIS_DISCONNECT_TIMEOUT_MS = 200;
+/**
  * Connections per BullMQ PostgreSQL pool. Each worker owns one pool plus one
  * LISTEN session; every queue (producer) shares a single pool. BullMQ keeps its
  * LISTEN sessions outside the pools, so one connection per pool cannot deadlock.
  */
 const POSTGRES_POOL_MAX = 1;
+/** The longest boot waits for the PostgreSQL backends to get ready (see started()). */
+const STARTED_WAIT_MS = 15_000;
 
 /**
  * BullMQ queues and workers on the configured backend: Redis when REDIS_URL is
@@ -40,17 +48,24 @@ export class Queues implements OnApplicationShutdown {
   private producers: IQueueBackend | undefined;
   private readonly logger = new Logger(Queues.name);
   private readonly retries = new Set<NodeJS.Timeout>();
+  /** PostgreSQL backends still preparing their connection. */
+  private readonly starting: Promise<unknown>[] = [];
   private closed = false;
 
   constructor(@InjectConfig() private readonly config: AppConfig) {
     if (config.redisUrl) {
-      this.redis = new IORedis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: 2_000 });
+      this.redis = new IORedis(config.redisUrl, {
+        maxRetriesPerRequest: null,
+        lazyConnect: true,
+        connectTimeout: 2_000,
+        disconnectTimeout: REDIS_DISCONNECT_TIMEOUT_MS,
+      });
       this.redis.on('error', () => undefined); // reported through health; ioredis reconnects
-      this.classes = { Queue, Worker: closable(Worker) };
+      this.classes = { Queue, Worker: wellBehaved(Worker) };
       this.connection = this.redis;
     } else {
       const classes = withBackend(this.postgresBackends()) as unknown as { Queue: typeof Queue; Worker: typeof Worker };
-      this.classes = { Queue: classes.Queue, Worker: closable(classes.Worker) };
+      this.classes = { Queue: classes.Queue, Worker: wellBehaved(classes.Worker) };
       this.connection = {
         connectionString: config.databaseUrl,
         schema: POSTGRES_SCHEMA,
@@ -72,6 +87,7 @@ export class Queues implements OnApplicationShutdown {
         this.producers = createPostgresBackend('svc-producers', opts, {});
         // Its queues do not listen to it; a dropped idle connection is replaced on next use.
         this.producers.on('error', () => undefined);
+        this.starting.push(this.producers.waitUntilReady().catch(() => undefined));
       }
       return this.producers.forQueue(name);
     };
@@ -99,7 +115,24 @@ export class Queues implements OnApplicationShutdown {
     });
     worker.on('error', () => undefined);
     this.workers.push(worker as Worker);
+    if (!this.redis) this.starting.push(worker.waitUntilReady().catch(() => undefined));
     return worker;
+  }
+
+  /**
+   * Resolves once the PostgreSQL backends made so far are ready, or after
+   * STARTED_WAIT_MS. Each prepares its connection once (checks or migrates its
+   * schema); a connection lost meanwhile breaks that backend for good, so the
+   * server waits for this before it listens.
+   */
+  async started(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, STARTED_WAIT_MS)));
+    try {
+      await Promise.race([Promise.all(this.starting), bound]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
@@ -150,20 +183,41 @@ export class Queues implements OnApplicationShutdown {
   }
 }
 
-/**
- * A worker whose backend is unreachable waits `runRetryDelay` (15 s) between
- * attempts, and close() does not cut that wait short, so the process lingers.
- * Here every such wait ends when the worker closes.
- */
 type DelayAbort = NonNullable<Parameters<Worker['delay']>[1]>;
 
-function closable(Base: typeof Worker): typeof Worker {
-  return class ClosableWorker extends Base {
+/** How long a worker waits before fetching again after a failed fetch. */
+const FETCH_RETRY_MS = 1_000;
+
+/**
+ * BullMQ's worker with two of its habits fixed, both seen when the backend
+ * fails. It retries a failed fetch at once unless it recognises the error as a
+ * (Redis) connection error; PostgreSQL's it does not, and a backend that failed
+ * at once (its connection lost while it was being prepared) was asked again in
+ * a loop that starved the event loop. And it pauses between attempts
+ * (`runRetryDelay`, 15 s; 5 s in its stalled-job checker) in ways close() does
+ * not cut short, so a stopping process lingered.
+ */
+function wellBehaved(Base: typeof Worker): typeof Worker {
+  return class WellBehavedWorker extends Base {
     // BullMQ types it with a polyfill; on Node 20 it uses this global one.
     private readonly closing$ = new AbortController() as unknown as DelayAbort;
 
     override delay(milliseconds?: number, abort?: DelayAbort): Promise<void> {
       return super.delay(milliseconds, abort ?? this.closing$);
+    }
+
+    protected override async moveToActive(token: string, name?: string) {
+      try {
+        return await super.moveToActive(token, name);
+      } catch (error) {
+        if (!this.closing) await this.delay(FETCH_RETRY_MS);
+        throw error;
+      }
+    }
+
+    // Its only caller is the stalled-job checker, which waits its own interval (and stops on close) next anyway.
+    protected override checkConnectionError<T>(fn: () => Promise<T>): Promise<T | undefined> {
+      return super.checkConnectionError(fn, 0);
     }
 
     override close(force?: boolean): Promise<void> {
