@@ -65,6 +65,20 @@ describe('zero-configuration start', () => {
     expect(server.output).not.toMatch(/"level":(40|50)/);
   });
 
+  it('on Ctrl-C (SIGINT to its process group) the database outlives the requests in flight: answered, exit 0', async () => {
+    server = await ServerProcess.start(shellEnv, dataDir, { group: true });
+    const postgres = postgresPid();
+    const held = await HeldRequest.open(server.port, 'POST', '/v1/auth/device/start', '{}');
+    server.signalGroup('SIGINT'); // the embedded PostgreSQL runs in a session of its own, so only the server hears it
+    await eventually(() => server!.output.includes('SIGINT: shutting down'), { description: 'the server to handle SIGINT' });
+    const response = await held.finish();
+
+    expect(response.status).toBe(200);
+    await server.expectExit(0);
+    expect(isAlive(postgres)).toBe(false);
+    expect(server.output).not.toMatch(/"level":(40|50)/);
+  });
+
   it('on SIGINT cuts a request still in flight after SHUTDOWN_TIMEOUT_MS, logs it, and still exits 0', async () => {
     server = await ServerProcess.start({ ...shellEnv, SHUTDOWN_TIMEOUT_MS: '2000' }, dataDir);
     const postgres = postgresPid();

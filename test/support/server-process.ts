@@ -13,6 +13,7 @@ export function ensureBuilt(): void {
 }
 
 type Env = Record<string, string | undefined>;
+type SpawnOptions = { npm?: boolean; group?: boolean };
 
 export interface Exit {
   code: number | null;
@@ -26,7 +27,10 @@ export class ServerProcess {
   output = '';
   readonly exited: Promise<Exit>;
 
-  private constructor(readonly child: ChildProcess) {
+  private constructor(
+    readonly child: ChildProcess,
+    private readonly ownGroup: boolean,
+  ) {
     child.stdout!.on('data', (chunk) => (this.output += chunk));
     child.stderr!.on('data', (chunk) => (this.output += chunk));
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
@@ -35,22 +39,22 @@ export class ServerProcess {
   /**
    * Starts it with exactly this environment, without waiting for it. It listens on a port of its own
    * choosing (PORT=0), read from its log: a port picked here could be taken meanwhile, by the embedded
-   * PostgreSQL for one. `npm: true` runs it through `npm start`, in a process group of its own as a
-   * terminal would (see `signalGroup`).
+   * PostgreSQL for one. `npm: true` runs it through `npm start`; with it or `group: true` it runs in a
+   * process group of its own, as a terminal runs a command (see `signalGroup`).
    */
-  static spawn(env: Env, cwd: string, options: { npm?: boolean } = {}): ServerProcess {
+  static spawn(env: Env, cwd: string, options: SpawnOptions = {}): ServerProcess {
     const [command, args] = options.npm ? ['npm', ['start', '--ignore-scripts']] : [process.execPath, [MAIN]];
     const child = spawn(command, args, {
       cwd,
       env: { ...env, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
-      detached: options.npm,
+      detached: options.npm || options.group,
     });
-    return new ServerProcess(child);
+    return new ServerProcess(child, Boolean(options.npm || options.group));
   }
 
   /** Starts it with exactly this environment and waits until /health answers; kills it if it does not. */
-  static async start(env: Env, cwd: string, options: { npm?: boolean } = {}): Promise<ServerProcess> {
+  static async start(env: Env, cwd: string, options: SpawnOptions = {}): Promise<ServerProcess> {
     const server = ServerProcess.spawn(env, cwd, options);
     try {
       // Until it answers, or stops: a server that exited fails at once rather than at the deadline.
@@ -105,7 +109,7 @@ export class ServerProcess {
     });
   }
 
-  /** Sends the signal to the whole process group, as a terminal does on Ctrl-C (needs `npm: true`). */
+  /** Sends the signal to the whole process group, as a terminal does on Ctrl-C (needs `npm` or `group`). */
   signalGroup(signal: NodeJS.Signals): void {
     process.kill(-this.child.pid!, signal);
   }
@@ -118,10 +122,10 @@ export class ServerProcess {
     );
   }
 
-  /** Kills what is left: under npm, the whole group, since npm may be gone while the server is not. */
+  /** Kills what is left: its whole group when it has one, since npm may be gone while the server is not. */
   kill(): void {
     try {
-      if (this.child.spawnargs[0] === 'npm') process.kill(-this.child.pid!, 'SIGKILL');
+      if (this.ownGroup) process.kill(-this.child.pid!, 'SIGKILL');
       else if (!this.hasExited()) this.child.kill('SIGKILL');
     } catch {
       // nothing left

