@@ -40,17 +40,6 @@ export type VendorEvent =
       data: { vendorId: string; org: string; reason: string; lapsedAt: string };
     };
 
-export const VENDOR_EVENT_TYPES: VendorEvent['type'][] = [
-  VendorEvents.VendorProfileSaved,
-  VendorEvents.VendorDomainChallengeIssued,
-  VendorEvents.VendorDomainVerified,
-  VendorEvents.VendorDomainVerificationLapsed,
-  VendorEvents.VendorGithubVerificationStarted,
-  VendorEvents.VendorGithubVerified,
-  VendorEvents.VendorGithubVerificationFailed,
-  VendorEvents.VendorGithubVerificationLapsed,
-];
-
 export type VendorState =
   | { exists: false }
   | {
