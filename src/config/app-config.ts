@@ -55,6 +55,21 @@ export interface AppConfig {
   cursorSecret: string | undefined;
   /** How long search results may be served from memory before the catalogue's version is looked up again; 0 turns the cache off. */
   searchCacheMs: number;
+  /** The payment processor: Stripe when a secret key is set, otherwise the built-in sandbox (see modules/billing). */
+  payments: PaymentsConfig;
+  /** How long an `Idempotency-Key`'s recorded answer is replayed. */
+  idempotencyTtlHours: number;
+}
+
+export interface PaymentsConfig {
+  /** Set: the `stripe` gateway; unset: the `sandbox` gateway. */
+  stripeSecretKey: string | undefined;
+  /** Points the Stripe SDK at another host (the tests' loopback fake); unset: Stripe's own API. */
+  stripeApiUrl: string | undefined;
+  /** Verifies `pay-signature`; unset: a secret generated once under `dataDir` (sandbox only). */
+  webhookSecret: string | undefined;
+  /** Sandbox only: settle each intent by itself a moment after it is created. */
+  sandboxAutoSettle: boolean;
 }
 
 export class ConfigError extends Error {
@@ -94,6 +109,18 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (github.clientId && !github.clientSecret) {
     throw new ConfigError('GITHUB_CLIENT_SECRET', 'is required when GITHUB_CLIENT_ID is set');
   }
+  const payments: PaymentsConfig = {
+    stripeSecretKey: read.optional('STRIPE_SECRET_KEY'),
+    stripeApiUrl: read.optionalUrl('STRIPE_API_URL', ['http:', 'https:']),
+    webhookSecret: read.optional('STRIPE_WEBHOOK_SECRET'),
+    sandboxAutoSettle: read.boolean('PAY_SANDBOX_AUTO_SETTLE', true),
+  };
+  if (payments.stripeSecretKey && !payments.webhookSecret) {
+    throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'is required when STRIPE_SECRET_KEY is set');
+  }
+  if (nodeEnv === 'production' && !payments.stripeSecretKey) {
+    throw new ConfigError('STRIPE_SECRET_KEY', 'is required when NODE_ENV=production (the sandbox gateway moves no real money)');
+  }
   return {
     env: nodeEnv,
     port,
@@ -132,6 +159,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     searchCacheMs: read.integer('SEARCH_CACHE_MS', 250, { max: 60_000 }),
     cursorSecret: read.optional('CURSOR_SECRET'),
     healthMaxLagEvents: read.integer('HEALTH_MAX_LAG_EVENTS', 1_000, { min: 1, max: 100_000 }),
+    payments,
+    idempotencyTtlHours: read.integer('IDEMPOTENCY_TTL_HOURS', 24, { min: 1, max: 24 * 365 }),
   };
 }
 

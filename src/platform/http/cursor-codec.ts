@@ -1,10 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { Global, Injectable, Module } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { DomainError } from '../errors/domain-error';
+import { secretUnder } from '../secrets/generated-secret';
 
 /** How long a cursor stays valid after it was issued. */
 export const CURSOR_TTL_MS = 60 * 60 * 1000;
@@ -71,20 +70,10 @@ export function invalidCursor(): DomainError {
 
 /** With no CURSOR_SECRET, a key generated once and kept under DATA_DIR, so cursors survive restarts. */
 function keyUnder(dataDir: string): Buffer {
-  const file = path.join(dataDir, 'cursor.key');
-  try {
-    return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  } catch {
-    mkdirSync(dataDir, { recursive: true });
-    const key = randomBytes(32);
-    try {
-      writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
-      return key;
-    } catch {
-      // Another process wrote it first: use theirs.
-      return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-    }
-  }
+  return Buffer.from(
+    secretUnder(dataDir, 'cursor.key', () => randomBytes(32).toString('base64')),
+    'base64',
+  );
 }
 
 @Global()

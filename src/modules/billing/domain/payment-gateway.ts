@@ -1,0 +1,96 @@
+/**
+ * The payment processor, as the service uses it. Two adapters: `stripe` (the
+ * official SDK) and `sandbox` (intents kept in our own database, settled by a
+ * signed webhook to ourselves). Amounts are integer cents in `usd`.
+ *
+ * Every call that creates something takes an `idempotencyKey` derived from our
+ * command or event id: a retried call returns what the first one created.
+ */
+export abstract class PaymentGateway {
+  abstract readonly name: 'stripe' | 'sandbox';
+
+  /** A processor customer for one of our wallet owners. */
+  abstract createCustomer(request: CreateCustomer): Promise<{ customerId: string }>;
+
+  /** An intent the client confirms with its `clientSecret` (a wallet top-up). */
+  abstract createPaymentIntent(request: CreatePaymentIntent): Promise<PaymentIntent>;
+
+  /**
+   * Creates and confirms an intent off-session against a saved method (auto
+   * top-up). A decline is not thrown: it answers `status: 'failed'` with the reason.
+   */
+  abstract chargeOffSession(request: ChargeOffSession): Promise<PaymentIntent>;
+
+  /** An intent to save a card for later off-session charges. */
+  abstract createSetupIntent(request: CreateSetupIntent): Promise<SetupIntent>;
+
+  /** A saved card; only the fields we may show. */
+  abstract retrievePaymentMethod(paymentMethodId: string): Promise<CardPaymentMethod>;
+
+  abstract listPaymentMethods(customerId: string): Promise<CardPaymentMethod[]>;
+
+  /** A page where the customer manages their saved methods. */
+  abstract createPortalSession(request: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+}
+
+export const CURRENCY = 'usd';
+
+export interface CreateCustomer {
+  /** Our owner, kept in the processor's metadata (`ownerId`). */
+  ownerId: string;
+  idempotencyKey: string;
+}
+
+export interface CreatePaymentIntent {
+  amountCents: number;
+  customerId?: string;
+  /** Strings only; the adapters send them as the processor's metadata and webhooks carry them back. */
+  metadata: Record<string, string>;
+  description?: string;
+  idempotencyKey: string;
+}
+
+export interface ChargeOffSession extends CreatePaymentIntent {
+  customerId: string;
+  paymentMethodId: string;
+}
+
+export interface CreateSetupIntent {
+  customerId: string;
+  metadata: Record<string, string>;
+  idempotencyKey: string;
+}
+
+export interface PaymentIntent {
+  /** `pi_...` */
+  id: string;
+  /** `<id>_secret_<random>`, the processor's form, in both adapters. */
+  clientSecret: string;
+  amountCents: number;
+  /** `failed` stands for a declined off-session charge (`failureMessage` says why). */
+  status:
+    'requires_payment_method' | 'requires_confirmation' | 'requires_action' | 'processing' | 'succeeded' | 'canceled' | 'failed';
+  failureMessage?: string;
+}
+
+export interface SetupIntent {
+  /** `seti_...` */
+  id: string;
+  clientSecret: string;
+}
+
+export interface CardPaymentMethod {
+  id: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+/** The processor could not be reached or refused a call we made correctly: a 502 for the client, a retry for a job. */
+export class PaymentGatewayError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PaymentGatewayError';
+  }
+}
