@@ -15,6 +15,7 @@ import { BlobStoreModule } from './platform/blob-store/blob-store';
 import { DatabaseModule } from './platform/database/database.module';
 import { CursorModule } from './platform/http/cursor-codec';
 import { EventContextInterceptor } from './platform/http/event-context.interceptor';
+import { IdempotencyModule } from './platform/http/idempotency';
 import { QueueModule } from './platform/queue/queue.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { ReadYourWritesInterceptor } from './projections/read-your-writes';
@@ -29,6 +30,7 @@ export function platformModules(config: AppConfig, clock?: Clock) {
     QueueModule,
     BlobStoreModule,
     CursorModule,
+    IdempotencyModule,
     CqrsModule.forRoot({ eventIdProvider: storedEventIdProvider }),
     ProjectionsModule,
     SagasModule,

@@ -13,7 +13,7 @@ export interface Caller {
   userId: string;
   token: string;
   /** A request with this caller's token; a plain object body is sent as JSON. */
-  call(method: string, path: string, body?: unknown): Promise<Response>;
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
 }
 
 /** A fresh account (tokens are granted only to accounts that exist); answers its id. */
@@ -41,13 +41,14 @@ export function callerFor(app: TestApp, userId: string, token: string): Caller {
   return {
     userId,
     token,
-    call(method, path, body) {
+    call(method, path, body, headers = {}) {
       const isForm = body instanceof FormData;
       return fetch(`${app.url}${path}`, {
         method,
         headers: {
           authorization: `Bearer ${token}`,
           ...(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
+          ...headers,
         },
         body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
       });
