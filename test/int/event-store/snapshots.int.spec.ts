@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { Global, Module } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
 import { Pool } from 'pg';
+import { AppConfig } from '../../../src/config/app-config';
+import { ConfigModule } from '../../../src/config/config.module';
 import {
   AppendResult,
   EventStore,
@@ -14,10 +18,12 @@ import {
   Subscription,
   WrongExpectedVersionError,
 } from '../../../src/event-store/event-store';
+import { EventStoreModule } from '../../../src/event-store/event-store.module';
 import { decideOnStream, foldStream, SnapshotPolicy } from '../../../src/event-store/fold-stream';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres-event-store';
 import { PostgresSnapshotStore } from '../../../src/event-store/postgres/postgres-snapshot-store';
 import { Snapshot, SnapshotStore } from '../../../src/event-store/snapshot-store';
+import { PG_POOL } from '../../../src/platform/database/database.module';
 import { DomainError } from '../../../src/platform/errors/domain-error';
 import { createTestDatabase, openPool, TestDatabase } from '../../support/database';
 import { walletDecider, WalletCommand, WalletEvent, WalletState } from '../../support/sample-wallet';
@@ -264,6 +270,18 @@ describe('snapshots on the PostgreSQL event store', () => {
     expect(await snapshots.load(streamId)).toEqual(newer);
     await snapshots.discard(newer);
     expect(await snapshots.load(streamId)).toBeNull();
+  });
+
+  it('is provided by the event store module, for any handler to inject', async () => {
+    @Global()
+    @Module({ providers: [{ provide: PG_POOL, useValue: pool }], exports: [PG_POOL] })
+    class PoolModule {}
+    const module = await Test.createTestingModule({
+      imports: [ConfigModule.forRoot({ eventStore: 'postgres' } as AppConfig), PoolModule, EventStoreModule],
+    }).compile();
+
+    expect(module.get(SnapshotStore)).toBeInstanceOf(PostgresSnapshotStore);
+    await module.close();
   });
 
   it('loses no update and never overdraws when many decisions race on one wallet', async () => {
