@@ -9,7 +9,9 @@ import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store'
 import { multiStreamAppendProblem } from './eventstoredb/server-version';
 import { PersonalDataVault } from './personal-data/personal-data-vault';
 import { PostgresEventStore } from './postgres/postgres-event-store';
+import { PostgresSnapshotStore } from './postgres/postgres-snapshot-store';
 import { ReadingEventStore } from './reading-event-store';
+import { SnapshotStore } from './snapshot-store';
 
 export async function createEventStoreAdapter(config: AppConfig, pool: Pool, clock: Clock): Promise<EventStore> {
   if (config.eventStore !== 'eventstoredb') return new PostgresEventStore(pool, () => clock.now());
@@ -35,8 +37,10 @@ export async function createEventStoreAdapter(config: AppConfig, pool: Pool, clo
       useFactory: async (config: AppConfig, pool: Pool, vault: PersonalDataVault, clock: Clock) =>
         new ReadingEventStore(await createEventStoreAdapter(config, pool, clock), vault),
     },
+    // In the read-model database whichever store holds the log: snapshots are a cache, like the read models.
+    { provide: SnapshotStore, inject: [PG_POOL], useFactory: (pool: Pool) => new PostgresSnapshotStore(pool) },
   ],
-  exports: [EventStore, PersonalDataVault],
+  exports: [EventStore, PersonalDataVault, SnapshotStore],
 })
 export class EventStoreModule implements OnApplicationShutdown {
   constructor(@Inject(EventStore) private readonly store: EventStore) {}

@@ -1,18 +1,48 @@
-import { EventStore, NewEvent, StreamAppend, WrongExpectedVersionError } from './event-store';
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import { EventStore, NewEvent, RecordedEvent, StreamAppend, WrongExpectedVersionError } from './event-store';
+import { Snapshot, SnapshotStore } from './snapshot-store';
+
+/**
+ * A decider's opt-in to snapshots, for streams too long to fold whole on every
+ * decision. The state must then be plain JSON (no Map, Set, Date or bigint),
+ * hold no personal data (a snapshot would keep it past crypto-shredding), and
+ * stay bounded in size. One decider snapshots a given stream.
+ */
+export interface SnapshotPolicy {
+  /**
+   * The shape of the state: bump it whenever the state, `evolve` or an
+   * upcaster of the stream's events changes, so older snapshots are ignored.
+   */
+  version: number;
+  /** How many events past the last snapshot a decision may read before it saves a new one. */
+  every: number;
+}
+
+export interface FoldOptions {
+  /** Where snapshots are kept. Used only with a policy: a decider's `snapshot`, or `policy` for `foldStream`. */
+  snapshots?: SnapshotStore;
+  policy?: SnapshotPolicy;
+}
 
 /**
  * Reads a stream and folds it into a decider's state: the common first half of
  * every command handler. `revision` is the stream's last revision (-1 when
  * empty), ready to pass as the expected revision of the append that follows.
+ * With a snapshot store and a policy it reads only the events after the
+ * stream's snapshot, and saves a new one when it read `every` or more.
  */
 export async function foldStream<S, E extends { type: string; data: unknown }>(
   store: EventStore,
   streamId: string,
   evolve: (state: S, event: E) => S,
   initial: S,
+  options: FoldOptions = {},
 ): Promise<{ state: S; revision: number }> {
-  const history = await store.readStream(streamId);
-  return { state: history.map((e) => e as unknown as E).reduce(evolve, initial), revision: history.length - 1 };
+  const snapshotting = snapshottingOf(options.snapshots, options.policy);
+  const folded = await foldFromSnapshot(store, streamId, evolve, initial, snapshotting);
+  await saveSnapshotIfDue(snapshotting, streamId, folded, folded.snapshotRevision);
+  return { state: folded.state, revision: folded.revision };
 }
 
 /** A pure aggregate: `decide` turns a command and the state into events, `evolve` folds events into the state. */
@@ -20,6 +50,8 @@ export interface Decider<C, S, E extends { type: string; data: unknown }> {
   decide(command: C, state: S): E[];
   evolve(state: S, event: E): S;
   initialState: S;
+  /** Opt in to snapshots (see SnapshotPolicy); they are taken when a decision is given a snapshot store. */
+  snapshot?: SnapshotPolicy;
 }
 
 export interface DecideOptions<S, E> {
@@ -31,6 +63,8 @@ export interface DecideOptions<S, E> {
   alongside?: (events: E[], state: S) => StreamAppend[];
   /** Runs before each append of a decision that has events: work the events depend on (a blob they name). */
   beforeAppend?: () => Promise<void>;
+  /** Where the decider's snapshots are kept, for a decider with a snapshot policy; ignored otherwise. */
+  snapshots?: SnapshotStore;
 }
 
 const CONFLICT_RETRIES = 6;
@@ -63,19 +97,31 @@ export async function decideOnce<C, S, E extends { type: string; data: unknown }
   command: C,
   options: DecideOptions<S, E> = {},
 ): Promise<{ events: E[]; state: S }> {
-  const { state, revision } = await foldStream(store, streamId, decider.evolve, decider.initialState);
+  const snapshotting = snapshottingOf(options.snapshots, decider.snapshot);
+  const folded = await foldFromSnapshot(store, streamId, decider.evolve, decider.initialState, snapshotting);
+  const { state, revision } = folded;
   const events = decider.decide(command, state);
-  if (events.length === 0) return { events, state };
+  if (events.length === 0) {
+    await saveSnapshotIfDue(snapshotting, streamId, folded, folded.snapshotRevision);
+    return { events, state };
+  }
   await options.beforeAppend?.();
-  const append: StreamAppend = {
-    streamId,
-    events: events as unknown as NewEvent[],
-    expected: revision < 0 ? 'no_stream' : revision,
-  };
+  // A snapshot names the event at its revision, so the events need their ids before they are stored.
+  const toAppend = (snapshotting ? withEventIds(events) : events) as unknown as NewEvent[];
+  const append: StreamAppend = { streamId, events: toAppend, expected: revision < 0 ? 'no_stream' : revision };
   const others = options.alongside?.(events, state) ?? [];
-  if (others.length === 0) await store.append(append.streamId, append.events, append.expected);
-  else await store.appendAtomically([append, ...others]);
-  return { events, state: events.reduce(decider.evolve, state) };
+  const appended =
+    others.length === 0
+      ? await store.append(append.streamId, append.events, append.expected)
+      : (await store.appendAtomically([append, ...others]))[0];
+  const after = events.reduce(decider.evolve, state);
+  // A retried append whose events were stored already is a no-op reporting where they were stored: what was
+  // folded here is then not the state at that revision, and must not be saved as if it were.
+  if (appended.revision === revision + events.length) {
+    const last = { state: after, revision: appended.revision, eventId: toAppend[toAppend.length - 1].eventId ?? null };
+    await saveSnapshotIfDue(snapshotting, streamId, last, folded.snapshotRevision);
+  }
+  return { events, state: after };
 }
 
 /** A short randomized pause before deciding again, so writers racing for one stream fall out of step. */
@@ -98,4 +144,136 @@ export async function retryOnConflict<T>(work: () => Promise<T>): Promise<T> {
       await conflictBackoff(attempt);
     }
   }
+}
+
+const logger = new Logger('Snapshots');
+
+interface Snapshotting {
+  store: SnapshotStore;
+  policy: SnapshotPolicy;
+}
+
+/** A stream folded up to `revision`, whose event there is `eventId` (null for an empty stream). */
+interface Folded<S> {
+  state: S;
+  revision: number;
+  eventId: string | null;
+  /** The revision of the snapshot the fold started from, -1 when it read the whole stream. */
+  snapshotRevision: number;
+}
+
+function snapshottingOf(store: SnapshotStore | undefined, policy: SnapshotPolicy | undefined): Snapshotting | null {
+  return store && policy ? { store, policy } : null;
+}
+
+/**
+ * Folds the events after the stream's snapshot onto its state, or the whole
+ * stream when there is no snapshot to trust: none, another version, or one the
+ * log contradicts (the event at its revision is missing or another, as after a
+ * reset of the log), which is then discarded so a fresh one can replace it.
+ */
+async function foldFromSnapshot<S, E extends { type: string; data: unknown }>(
+  store: EventStore,
+  streamId: string,
+  evolve: (state: S, event: E) => S,
+  initial: S,
+  snapshotting: Snapshotting | null,
+): Promise<Folded<S>> {
+  const snapshot = snapshotting && (await loadSnapshot(snapshotting, streamId));
+  if (snapshotting && snapshot) {
+    const [at, ...tail] = await store.readStream(streamId, { fromRevision: snapshot.revision });
+    if (at && at.revision === snapshot.revision && sameId(at.eventId, snapshot.eventId))
+      return fold(tail, evolve, snapshot.state as S, snapshot);
+    logger.warn(`ignoring the snapshot of ${streamId}: its event ${snapshot.eventId} is not at revision ${snapshot.revision}`);
+    await snapshotting.store.discard(snapshot).catch((error) => logger.warn(`could not discard it: ${describe(error)}`));
+  }
+  return fold(await store.readStream(streamId), evolve, initial, { revision: -1, eventId: null });
+}
+
+/** Folds `events` onto `state`, the state at `from` (a snapshot's revision and event, or -1 for none). */
+function fold<S, E>(
+  events: RecordedEvent[],
+  evolve: (state: S, event: E) => S,
+  state: S,
+  from: { revision: number; eventId: string | null },
+): Folded<S> {
+  const last = events[events.length - 1];
+  return {
+    state: events.map((e) => e as unknown as E).reduce(evolve, state),
+    revision: last ? last.revision : from.revision,
+    eventId: last ? last.eventId : from.eventId,
+    snapshotRevision: from.revision,
+  };
+}
+
+/** The stream's snapshot when it was taken with the policy's version; a failing store counts as none. */
+async function loadSnapshot({ store, policy }: Snapshotting, streamId: string): Promise<Snapshot | null> {
+  try {
+    const snapshot = await store.load(streamId);
+    return snapshot && snapshot.version === policy.version ? snapshot : null;
+  } catch (error) {
+    logger.warn(`could not load the snapshot of ${streamId}, folding the whole stream: ${describe(error)}`);
+    return null;
+  }
+}
+
+/**
+ * Saves the state as the stream's snapshot once it is `every` or more events
+ * past the snapshot the fold started from. Best effort: a failure leaves the
+ * old snapshot, which only costs the next decisions some reading.
+ */
+async function saveSnapshotIfDue(
+  snapshotting: Snapshotting | null,
+  streamId: string,
+  at: { state: unknown; revision: number; eventId: string | null },
+  snapshotRevision: number,
+): Promise<void> {
+  if (!snapshotting || at.eventId === null || at.revision - snapshotRevision < snapshotting.policy.every) return;
+  const problem = notPlainJson(at.state);
+  if (problem) {
+    logger.warn(`not snapshotting ${streamId}: its state ${problem}`);
+    return;
+  }
+  const { store, policy } = snapshotting;
+  await store
+    .save({ streamId, revision: at.revision, eventId: at.eventId, version: policy.version, state: at.state })
+    .catch((error) => logger.warn(`could not save a snapshot of ${streamId}: ${describe(error)}`));
+}
+
+/** Where `value` would not read back the same from JSON, or null when it would. */
+function notPlainJson(value: unknown, path = ''): string | null {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? null : `holds a non-finite number at ${path || 'its root'}`;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const problem = value[i] === undefined ? `holds undefined at ${path}[${i}]` : notPlainJson(value[i], `${path}[${i}]`);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  if (typeof value === 'object') {
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null)
+      return `holds a ${value.constructor?.name ?? 'non-plain object'} at ${path || 'its root'}`;
+    for (const [key, field] of Object.entries(value)) {
+      // An undefined field reads back as a missing one, which plain-JSON state treats alike.
+      const problem = field === undefined ? null : notPlainJson(field, path ? `${path}.${key}` : key);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  return `holds a ${typeof value} at ${path || 'its root'}`;
+}
+
+function withEventIds<E>(events: E[]): (E & { eventId: string })[] {
+  return events.map((e) => ({ ...e, eventId: (e as { eventId?: string }).eventId ?? randomUUID() }));
+}
+
+/** Stores differ in how they spell a uuid. */
+function sameId(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -46,6 +46,20 @@ export function eventStoreContract(open: () => Promise<ContractSubject>) {
     expect(await store.readStream(stream())).toEqual([]);
   });
 
+  it('reads a stream from a revision, inclusive, as snapshots do, and nothing from past its end', async () => {
+    const id = stream();
+    const appended = Array.from({ length: 5 }, (_, n) => event('Noted', { n }, randomUUID()));
+    await store.append(id, appended, 'no_stream');
+
+    const tail = await store.readStream(id, { fromRevision: 3 });
+    expect(tail.map((e) => [e.revision, e.eventId])).toEqual([
+      [3, appended[3].eventId],
+      [4, appended[4].eventId],
+    ]);
+    expect((await store.readStream(id, { fromRevision: 1, maxCount: 2 })).map((e) => e.revision)).toEqual([1, 2]);
+    expect(await store.readStream(id, { fromRevision: 5 })).toEqual([]);
+  });
+
   it('lets exactly one of two appends with the same expected revision win', async () => {
     const id = stream();
     await store.append(id, [event('Opened')], 'no_stream');

@@ -8,6 +8,7 @@ import { Vendors1763840000000 } from './1763840000000-vendors';
 import { Catalog1763850000000 } from './1763850000000-catalog';
 import { Discovery1763860000000 } from './1763860000000-discovery';
 import { DeadLetterAddress1763870000000 } from './1763870000000-dead-letter-address';
+import { StreamSnapshots1763880000000 } from './1763880000000-stream-snapshots';
 import { Wallets1763900000000 } from './1763900000000-wallets';
 import { Idempotency1763910000000 } from './1763910000000-idempotency';
 import { Billing1763920000000 } from './1763920000000-billing';
@@ -24,6 +25,7 @@ export const MIGRATIONS = [
   Catalog1763850000000,
   Discovery1763860000000,
   DeadLetterAddress1763870000000,
+  StreamSnapshots1763880000000,
   Wallets1763900000000,
   Idempotency1763910000000,
   Billing1763920000000,
