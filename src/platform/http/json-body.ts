@@ -1,9 +1,16 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { findUnstorableText } from '../text/text-rules';
 
 /** Deeper bodies are refused before validation, whose recursion they would exhaust. */
 export const MAX_JSON_DEPTH = 32;
+
+const RAW_BODY = Symbol('raw-body');
+
+/** The bytes a JSON body was parsed from, for signatures over exactly them (payment webhooks). */
+export function rawBodyOf(request: FastifyRequest): Buffer | undefined {
+  return (request as unknown as { [RAW_BODY]?: Buffer })[RAW_BODY];
+}
 
 class BadJsonBody extends Error {
   readonly statusCode = 400;
@@ -20,8 +27,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
+    (request as unknown as { [RAW_BODY]?: Buffer })[RAW_BODY] = bytes;
     if (bytes.length === 0) return done(null, undefined);
     let text: string;
     try {

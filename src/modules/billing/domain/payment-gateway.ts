@@ -79,13 +79,14 @@ export interface SetupIntent {
   clientSecret: string;
 }
 
-export interface CardPaymentMethod {
+/** A type, not an interface, so it can stand in event payloads. */
+export type CardPaymentMethod = {
   id: string;
   brand: string;
   last4: string;
   expMonth: number;
   expYear: number;
-}
+};
 
 /** The processor could not be reached or refused a call we made correctly: a 502 for the client, a retry for a job. */
 export class PaymentGatewayError extends Error {

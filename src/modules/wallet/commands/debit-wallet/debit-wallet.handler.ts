@@ -1,0 +1,44 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { DuplicateEventIdError, EventStore } from '../../../../event-store/event-store';
+import { retryOnConflict } from '../../../../event-store/fold-stream';
+import { Clock } from '../../../../platform/clock/clock';
+import { walletDecider } from '../../domain/wallet.decider';
+import { WalletLedger } from '../wallet-ledger';
+import { DebitWalletCommand, WalletDebit } from './debit-wallet.command';
+
+@CommandHandler(DebitWalletCommand)
+export class DebitWalletHandler implements ICommandHandler<DebitWalletCommand, WalletDebit> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly ledger: WalletLedger,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(command: DebitWalletCommand): Promise<WalletDebit> {
+    try {
+      return await retryOnConflict(async () => {
+        const wallet = await this.ledger.fold(command.owner);
+        const events = walletDecider.decide(
+          {
+            type: 'Debit',
+            debitId: command.debitId,
+            amountCents: command.amountCents,
+            reason: command.reason,
+            description: command.description,
+            reference: command.reference,
+            now: this.clock.now(),
+          },
+          wallet.state,
+        );
+        const append = this.ledger.appendOf(command.owner, wallet, events);
+        await this.store.append(append.streamId, append.events, append.expected);
+        return { balanceAfterCents: events.reduce(walletDecider.evolve, wallet.state).balanceCents, alreadyApplied: false };
+      });
+    } catch (error) {
+      // The debit's id is derived from its cause: stored already means this debit happened before.
+      if (!(error instanceof DuplicateEventIdError)) throw error;
+      const { state } = await this.ledger.fold(command.owner);
+      return { balanceAfterCents: state.balanceCents, alreadyApplied: true };
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { EventStore, ExpectedState, StreamAppend } from '../../../event-store/event-store';
+import { foldStream } from '../../../event-store/fold-stream';
+import { SnapshotStore } from '../../../event-store/snapshot-store';
+import { DecidedWalletEvent, walletDecider, WalletState } from '../domain/wallet.decider';
+import { WalletOwner, walletStreamId } from '../domain/wallet-owner';
+
+/** A wallet's state as decided from its stream (never from a read model), and the revision to append at. */
+export interface FoldedWallet {
+  state: WalletState;
+  revision: number;
+}
+
+/** Reads wallets for decisions that also touch other streams in the same atomic append. */
+@Injectable()
+export class WalletLedger {
+  constructor(
+    private readonly store: EventStore,
+    private readonly snapshots: SnapshotStore,
+  ) {}
+
+  /** From the wallet's snapshot: reads at most the decider's `snapshot.every` events, however long the history. */
+  fold(owner: WalletOwner): Promise<FoldedWallet> {
+    return foldStream<WalletState, DecidedWalletEvent>(
+      this.store,
+      walletStreamId(owner),
+      walletDecider.evolve,
+      walletDecider.initialState,
+      { snapshots: this.snapshots, policy: walletDecider.snapshot },
+    );
+  }
+
+  /** The wallet's part of an atomic append, at the revision it was folded at. */
+  appendOf(owner: WalletOwner, folded: FoldedWallet, events: DecidedWalletEvent[]): StreamAppend {
+    return { streamId: walletStreamId(owner), events, expected: expectedAt(folded.revision) };
+  }
+}
+
+export const expectedAt = (revision: number): ExpectedState => (revision < 0 ? 'no_stream' : revision);
