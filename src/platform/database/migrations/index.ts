@@ -8,6 +8,7 @@ import { Vendors1763840000000 } from './1763840000000-vendors';
 import { Catalog1763850000000 } from './1763850000000-catalog';
 import { Discovery1763860000000 } from './1763860000000-discovery';
 import { DeadLetterAddress1763870000000 } from './1763870000000-dead-letter-address';
+import { PaymentsSandbox1763890000000 } from './1763890000000-payments-sandbox';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   Catalog1763850000000,
   Discovery1763860000000,
   DeadLetterAddress1763870000000,
+  PaymentsSandbox1763890000000,
 ];
