@@ -9,6 +9,7 @@ import { Catalog1763850000000 } from './1763850000000-catalog';
 import { Discovery1763860000000 } from './1763860000000-discovery';
 import { DeadLetterAddress1763870000000 } from './1763870000000-dead-letter-address';
 import { StreamSnapshots1763880000000 } from './1763880000000-stream-snapshots';
+import { PaymentsSandbox1763890000000 } from './1763890000000-payments-sandbox';
 import { Wallets1763900000000 } from './1763900000000-wallets';
 import { Idempotency1763910000000 } from './1763910000000-idempotency';
 import { Billing1763920000000 } from './1763920000000-billing';
@@ -26,6 +27,7 @@ export const MIGRATIONS = [
   Discovery1763860000000,
   DeadLetterAddress1763870000000,
   StreamSnapshots1763880000000,
+  PaymentsSandbox1763890000000,
   Wallets1763900000000,
   Idempotency1763910000000,
   Billing1763920000000,

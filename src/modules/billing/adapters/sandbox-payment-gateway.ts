@@ -1,0 +1,391 @@
+import { randomInt } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
+import { Clock } from '../../../platform/clock/clock';
+import { Queues } from '../../../platform/queue/queues';
+import {
+  CardPaymentMethod,
+  ChargeOffSession,
+  CreateCustomer,
+  CreatePaymentIntent,
+  CreateSetupIntent,
+  CURRENCY,
+  PaymentGateway,
+  PaymentGatewayError,
+  PaymentIntent,
+  SetupIntent,
+} from '../domain/payment-gateway';
+import { SANDBOX_SETTLEMENT_QUEUE, SandboxSettlementJob, settlementJobOptions } from '../workers/sandbox-settlement.jobs';
+import {
+  PaymentIntentRow,
+  paymentIntentSucceeded,
+  SetupIntentRow,
+  setupIntentSucceeded,
+  SignedSandboxEvent,
+} from './sandbox-events';
+import { webhookSecretFor, WebhookSignature } from './webhook-signature';
+
+export interface SandboxGatewayOptions {
+  /** Settle each intent by itself a moment after it is created (PAY_SANDBOX_AUTO_SETTLE). */
+  autoSettle: boolean;
+  /** The web app's address: the sandbox has no hosted portal, so its "portal" is the web app's billing page. */
+  webUrl: string;
+  /** Signs settled events as the processor signs its webhooks. */
+  webhookSecret: string;
+}
+
+/** The card every sandbox setup intent saves: the processor's own test Visa. */
+const SANDBOX_CARD = { brand: 'visa', last4: '4242', expMonth: 12, yearsValid: 3 };
+
+const ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const ID_RANDOM_CHARS = 24;
+/** The largest amount the processor accepts, in cents. */
+const MAX_AMOUNT_CENTS = 99_999_999;
+
+type Table = 'sandbox_customers' | 'sandbox_payment_intents' | 'sandbox_setup_intents';
+
+interface CustomerRow {
+  id: string;
+  owner_id: string;
+}
+
+interface PaymentMethodRow {
+  id: string;
+  customer_id: string | null;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+}
+
+export function sandboxPaymentGatewayFor(
+  config: AppConfig,
+  dataSource: DataSource,
+  queues: Queues,
+  clock: Clock,
+): SandboxPaymentGateway {
+  return new SandboxPaymentGateway(dataSource, queues, clock, {
+    autoSettle: config.payments.sandboxAutoSettle,
+    webUrl: config.webUrl,
+    webhookSecret: webhookSecretFor(config.payments, config.dataDir),
+  });
+}
+
+/**
+ * The processor played by our own PostgreSQL (`sandbox_` tables), so the
+ * service runs with no processor account. From the service's side it behaves
+ * like the processor: its ids and client secrets, idempotency keys, and, when
+ * auto settle is on, each intent settled a moment later by a durable job that
+ * POSTs the processor's signed `*.succeeded` event to our own webhook route
+ * (see SandboxSettlementWorker). There is no card form: a top-up confirms
+ * itself, every off-session charge of a saved card succeeds, and every setup
+ * intent saves the test Visa 4242.
+ *
+ * Unknown ids are refused as the processor refuses them ("No such customer:
+ * 'cus_...'"), with a PaymentGatewayError.
+ */
+export class SandboxPaymentGateway extends PaymentGateway {
+  readonly name = 'sandbox' as const;
+  private readonly signature: WebhookSignature;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly queues: Queues,
+    private readonly clock: Clock,
+    private readonly options: SandboxGatewayOptions,
+  ) {
+    super();
+    this.signature = new WebhookSignature(options.webhookSecret);
+  }
+
+  get autoSettles(): boolean {
+    return this.options.autoSettle;
+  }
+
+  async createCustomer({ ownerId, idempotencyKey }: CreateCustomer): Promise<{ customerId: string }> {
+    const row = await this.insertOnce<CustomerRow>('sandbox_customers', {
+      id: newId('cus'),
+      owner_id: ownerId,
+      idempotency_key: idempotencyKey,
+      created_at: this.clock.now(),
+    });
+    if (row.owner_id !== ownerId) throw keyReused(idempotencyKey);
+    return { customerId: row.id };
+  }
+
+  async createPaymentIntent(request: CreatePaymentIntent): Promise<PaymentIntent> {
+    checkAmount(request.amountCents);
+    if (request.customerId) await this.requireCustomer(request.customerId);
+    const row = await this.insertPaymentIntent(request, { status: 'requires_payment_method', offSession: false });
+    await this.scheduleSettlement(row);
+    return toPaymentIntent(row);
+  }
+
+  async chargeOffSession(request: ChargeOffSession): Promise<PaymentIntent> {
+    checkAmount(request.amountCents);
+    await this.requireCustomer(request.customerId);
+    const method = await this.findPaymentMethod(request.paymentMethodId);
+    const declined =
+      method?.customer_id === request.customerId
+        ? undefined
+        : `The payment method ${request.paymentMethodId} does not belong to the customer ${request.customerId}.`;
+    const row = await this.insertPaymentIntent(request, {
+      status: declined ? 'failed' : 'succeeded',
+      failureMessage: declined,
+      offSession: true,
+      paymentMethodId: request.paymentMethodId,
+    });
+    await this.scheduleSettlement(row);
+    return toPaymentIntent(row);
+  }
+
+  async createSetupIntent({ customerId, metadata, idempotencyKey }: CreateSetupIntent): Promise<SetupIntent> {
+    await this.requireCustomer(customerId);
+    const id = newId('seti');
+    const row = await this.insertOnce<SetupIntentRow>('sandbox_setup_intents', {
+      id,
+      client_secret: clientSecretOf(id),
+      customer_id: customerId,
+      metadata: JSON.stringify(metadata),
+      status: 'requires_payment_method',
+      idempotency_key: idempotencyKey,
+      created_at: this.clock.now(),
+    });
+    if (row.customer_id !== customerId || !sameMetadata(row.metadata, metadata)) throw keyReused(idempotencyKey);
+    await this.scheduleSettlement(row);
+    return { id: row.id, clientSecret: row.client_secret };
+  }
+
+  async retrievePaymentMethod(paymentMethodId: string): Promise<CardPaymentMethod> {
+    const row = await this.findPaymentMethod(paymentMethodId);
+    if (!row) throw new PaymentGatewayError(`No such PaymentMethod: '${paymentMethodId}'`);
+    return toCard(row);
+  }
+
+  async listPaymentMethods(customerId: string): Promise<CardPaymentMethod[]> {
+    await this.requireCustomer(customerId);
+    const rows: PaymentMethodRow[] = await this.dataSource.query(
+      // Newest first, as the processor lists them.
+      'SELECT * FROM sandbox_payment_methods WHERE customer_id = $1 ORDER BY created_at DESC, id',
+      [customerId],
+    );
+    return rows.map(toCard);
+  }
+
+  async createPortalSession({ customerId }: { customerId: string; returnUrl: string }): Promise<{ url: string }> {
+    await this.requireCustomer(customerId);
+    // The web app's billing page lists and adds cards itself; `sandbox=1` tells it no hosted portal stands behind.
+    return { url: `${this.options.webUrl}/billing?sandbox=1` };
+  }
+
+  /**
+   * Settles an intent, once: a top-up or setup intent succeeds (a setup intent
+   * saves the test card to its customer), and the processor's event for it is
+   * stored by id. Answers that event, serialized and signed now, without
+   * delivering it: the settlement worker POSTs it, and with auto settle off a
+   * test can post it to the webhook route itself. Called again, it answers the
+   * same event, signed anew.
+   */
+  async settle(intentId: string): Promise<SignedSandboxEvent> {
+    const event = await this.dataSource.transaction(async (db) => {
+      if (intentId.startsWith('seti_')) return setupIntentSucceeded(await this.settleSetupIntent(db, intentId));
+      if (intentId.startsWith('pi_')) return paymentIntentSucceeded(await this.settlePaymentIntent(db, intentId));
+      throw new PaymentGatewayError(`No such intent: '${intentId}'`);
+    });
+    const payload = JSON.stringify(event);
+    return { event, payload, signature: this.signature.sign(payload, this.clock.now()) };
+  }
+
+  private async settlePaymentIntent(db: EntityManager, id: string): Promise<PaymentIntentRow> {
+    const [row]: PaymentIntentRow[] = await db.query('SELECT * FROM sandbox_payment_intents WHERE id = $1 FOR UPDATE', [id]);
+    if (!row) throw new PaymentGatewayError(`No such payment_intent: '${id}'`);
+    if (row.status === 'failed') throw new PaymentGatewayError(`The payment intent ${id} was declined; it never settles`);
+    if (row.event_id) return row;
+    const now = this.clock.now();
+    // A top-up was paid with a card typed into the (absent) card form: one used once, saved to nobody.
+    const paymentMethodId = row.payment_method_id ?? (await this.insertCard(db, null, now));
+    const settled: PaymentIntentRow = {
+      ...row,
+      status: 'succeeded',
+      payment_method_id: paymentMethodId,
+      event_id: newId('evt'),
+      settled_at: now,
+    };
+    await db.query(
+      `UPDATE sandbox_payment_intents SET status = $2, payment_method_id = $3, event_id = $4, settled_at = $5
+        WHERE id = $1`,
+      [id, settled.status, settled.payment_method_id, settled.event_id, settled.settled_at],
+    );
+    return settled;
+  }
+
+  private async settleSetupIntent(db: EntityManager, id: string): Promise<SetupIntentRow> {
+    const [row]: SetupIntentRow[] = await db.query('SELECT * FROM sandbox_setup_intents WHERE id = $1 FOR UPDATE', [id]);
+    if (!row) throw new PaymentGatewayError(`No such setupintent: '${id}'`);
+    if (row.event_id) return row;
+    const now = this.clock.now();
+    const settled: SetupIntentRow = {
+      ...row,
+      status: 'succeeded',
+      payment_method_id: await this.insertCard(db, row.customer_id, now),
+      event_id: newId('evt'),
+      settled_at: now,
+    };
+    await db.query(
+      `UPDATE sandbox_setup_intents SET status = $2, payment_method_id = $3, event_id = $4, settled_at = $5
+        WHERE id = $1`,
+      [id, settled.status, settled.payment_method_id, settled.event_id, settled.settled_at],
+    );
+    return settled;
+  }
+
+  private async insertCard(db: EntityManager, customerId: string | null, now: Date): Promise<string> {
+    const id = newId('pm');
+    await db.query(
+      `INSERT INTO sandbox_payment_methods (id, customer_id, brand, last4, exp_month, exp_year, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        id,
+        customerId,
+        SANDBOX_CARD.brand,
+        SANDBOX_CARD.last4,
+        SANDBOX_CARD.expMonth,
+        now.getUTCFullYear() + SANDBOX_CARD.yearsValid,
+        now,
+      ],
+    );
+    return id;
+  }
+
+  private async insertPaymentIntent(
+    request: CreatePaymentIntent,
+    outcome: {
+      status: PaymentIntent['status'];
+      offSession: boolean;
+      failureMessage?: string;
+      paymentMethodId?: string;
+    },
+  ): Promise<PaymentIntentRow> {
+    const id = newId('pi');
+    const row = await this.insertOnce<PaymentIntentRow>('sandbox_payment_intents', {
+      id,
+      client_secret: clientSecretOf(id),
+      amount_cents: request.amountCents,
+      currency: CURRENCY,
+      customer_id: request.customerId ?? null,
+      payment_method_id: outcome.paymentMethodId ?? null,
+      description: request.description ?? null,
+      metadata: JSON.stringify(request.metadata),
+      status: outcome.status,
+      failure_message: outcome.failureMessage ?? null,
+      off_session: outcome.offSession,
+      idempotency_key: request.idempotencyKey,
+      created_at: this.clock.now(),
+    });
+    const same =
+      row.amount_cents === request.amountCents &&
+      row.customer_id === (request.customerId ?? null) &&
+      // A top-up's method is the card it was settled with, not a parameter.
+      (!outcome.offSession || row.payment_method_id === outcome.paymentMethodId) &&
+      row.description === (request.description ?? null) &&
+      row.off_session === outcome.offSession &&
+      sameMetadata(row.metadata, request.metadata);
+    if (!same) throw keyReused(request.idempotencyKey);
+    return row;
+  }
+
+  /**
+   * Inserts unless a row with the same idempotency key exists, and answers
+   * whichever row holds the key. Under a race the loser's INSERT waits for the
+   * winner's commit and then does nothing, so one key makes one object.
+   */
+  private async insertOnce<Row>(table: Table, values: Record<string, unknown> & { idempotency_key: string }): Promise<Row> {
+    const columns = Object.keys(values);
+    const placeholders = columns.map((_, index) => `$${index + 1}`);
+    const inserted: Row[] = await this.dataSource.query(
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders.join(', ')})
+       ON CONFLICT (idempotency_key) DO NOTHING RETURNING *`,
+      Object.values(values),
+    );
+    if (inserted.length) return inserted[0];
+    const [existing]: Row[] = await this.dataSource.query(`SELECT * FROM ${table} WHERE idempotency_key = $1`, [
+      values.idempotency_key,
+    ]);
+    return existing;
+  }
+
+  /**
+   * Queues the settlement of an intent not yet settled; the job id is the
+   * intent's, so a retried create call queues nothing new. A declined charge
+   * never settles.
+   */
+  private async scheduleSettlement(row: { id: string; status: string; event_id: string | null }): Promise<void> {
+    if (!this.options.autoSettle || row.event_id || row.status === 'failed') return;
+    try {
+      await this.queues
+        .queue<SandboxSettlementJob>(SANDBOX_SETTLEMENT_QUEUE)
+        .add('settle', { intentId: row.id }, settlementJobOptions(row.id));
+    } catch (error) {
+      // The intent is stored: the caller's retry with the same key finds it and queues it again.
+      throw new PaymentGatewayError(`The sandbox could not schedule the settlement of ${row.id}`, { cause: error });
+    }
+  }
+
+  private async requireCustomer(customerId: string): Promise<void> {
+    const [row] = await this.dataSource.query('SELECT 1 FROM sandbox_customers WHERE id = $1', [customerId]);
+    if (!row) throw new PaymentGatewayError(`No such customer: '${customerId}'`);
+  }
+
+  private async findPaymentMethod(paymentMethodId: string): Promise<PaymentMethodRow | undefined> {
+    const [row] = await this.dataSource.query('SELECT * FROM sandbox_payment_methods WHERE id = $1', [paymentMethodId]);
+    return row;
+  }
+}
+
+/** The processor's id form: a type prefix and random base62. */
+function newId(prefix: 'cus' | 'pi' | 'seti' | 'pm' | 'evt'): string {
+  return `${prefix}_${randomAlphanumerics(ID_RANDOM_CHARS)}`;
+}
+
+/** The processor's client secret form, `<intent id>_secret_<random>`. */
+function clientSecretOf(intentId: string): string {
+  return `${intentId}_secret_${randomAlphanumerics(ID_RANDOM_CHARS)}`;
+}
+
+function randomAlphanumerics(length: number): string {
+  let text = '';
+  for (let i = 0; i < length; i++) text += ID_ALPHABET[randomInt(ID_ALPHABET.length)];
+  return text;
+}
+
+function checkAmount(amountCents: number): void {
+  if (!Number.isSafeInteger(amountCents) || amountCents < 1 || amountCents > MAX_AMOUNT_CENTS) {
+    throw new PaymentGatewayError(`Invalid amount: ${amountCents} (a whole number of cents from 1 to ${MAX_AMOUNT_CENTS})`);
+  }
+}
+
+/** The processor's answer to a key replayed with other parameters: the first call's object is not silently returned. */
+function keyReused(idempotencyKey: string): PaymentGatewayError {
+  return new PaymentGatewayError(
+    `Keys for idempotent requests can only be used with the same parameters they were first used with (key ${idempotencyKey})`,
+  );
+}
+
+function sameMetadata(stored: Record<string, string>, requested: Record<string, string>): boolean {
+  const keys = Object.keys(requested);
+  return keys.length === Object.keys(stored).length && keys.every((key) => stored[key] === requested[key]);
+}
+
+function toPaymentIntent(row: PaymentIntentRow): PaymentIntent {
+  return {
+    id: row.id,
+    clientSecret: row.client_secret,
+    amountCents: row.amount_cents,
+    status: row.status,
+    ...(row.failure_message ? { failureMessage: row.failure_message } : {}),
+  };
+}
+
+function toCard(row: PaymentMethodRow): CardPaymentMethod {
+  return { id: row.id, brand: row.brand, last4: row.last4, expMonth: row.exp_month, expYear: row.exp_year };
+}
