@@ -7,10 +7,12 @@ import { ConfigModule } from './config/config.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { storedEventIdProvider } from './event-store/stored-event';
 import { AuthModule } from './modules/auth/auth.module';
+import { BillingModule } from './modules/billing/billing.module';
 import { CatalogModule } from './modules/catalog/catalog.module';
 import { HealthModule } from './modules/health/health.module';
 import { UsersModule } from './modules/users/users.module';
 import { VendorsModule } from './modules/vendors/vendors.module';
+import { WalletModule } from './modules/wallet/wallet.module';
 import { BlobStoreModule } from './platform/blob-store/blob-store';
 import { DatabaseModule } from './platform/database/database.module';
 import { CursorModule } from './platform/http/cursor-codec';
@@ -48,6 +50,8 @@ export class AppModule {
         UsersModule,
         VendorsModule,
         CatalogModule,
+        BillingModule,
+        WalletModule,
         HealthModule,
         ...features,
       ],

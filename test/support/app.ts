@@ -32,6 +32,8 @@ export async function startTestApp(
     BLOB_DIR: blobDir,
     // A test app's share of PostgreSQL: 3 pooled + 9 fixed sessions (budget in jest.config.js).
     DATABASE_POOL_MAX: '3',
+    // Tests settle payments themselves (signed webhooks); the sandbox's own settlement is tested where it is on.
+    PAY_SANDBOX_AUTO_SETTLE: 'false',
     ...options.env,
   });
   const server = await startServer(config, options.features, options.clock);

@@ -1,0 +1,29 @@
+import { Provider } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
+import { APP_CONFIG } from '../../../config/config.module';
+import { Clock } from '../../../platform/clock/clock';
+import { Queues } from '../../../platform/queue/queues';
+import { PaymentGateway } from '../domain/payment-gateway';
+import { SANDBOX_WEBHOOK_URL } from '../workers/sandbox-settlement.worker';
+import { ownWebhookUrlFrom } from './own-webhook-url';
+import { sandboxPaymentGatewayFor } from './sandbox-payment-gateway';
+import { WebhookSignature, webhookSecretFor } from './webhook-signature';
+
+/** Stripe when STRIPE_SECRET_KEY is set; otherwise the sandbox, so a fresh start takes (play) money with no configuration. */
+export const paymentGatewayProviders: Provider[] = [
+  {
+    provide: PaymentGateway,
+    inject: [APP_CONFIG, DataSource, Queues, Clock],
+    useFactory: (config: AppConfig, dataSource: DataSource, queues: Queues, clock: Clock): PaymentGateway =>
+      sandboxPaymentGatewayFor(config, dataSource, queues, clock),
+  },
+  {
+    provide: WebhookSignature,
+    inject: [APP_CONFIG],
+    useFactory: (config: AppConfig) => new WebhookSignature(webhookSecretFor(config.payments, config.dataDir)),
+  },
+  // The sandbox delivers its webhooks to this very server, on the port it listens on.
+  { provide: SANDBOX_WEBHOOK_URL, inject: [HttpAdapterHost], useFactory: ownWebhookUrlFrom },
+];
