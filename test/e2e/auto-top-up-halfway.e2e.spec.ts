@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { CommandBus, ICommand } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../../src/config/app-config';
+import { EventStore } from '../../src/event-store/event-store';
+import { SandboxPaymentGateway } from '../../src/modules/billing/adapters/sandbox-payment-gateway';
+import { PaymentGateway } from '../../src/modules/billing/domain/payment-gateway';
+import { RecordTopUpChargeCommand } from '../../src/modules/wallet/commands/record-top-up-charge/record-top-up-charge.command';
+import { userWallet } from '../../src/modules/wallet/domain/wallet-owner';
+import { Queues } from '../../src/platform/queue/queues';
+import { AutoTopUpProcess } from '../../src/sagas/auto-top-up/auto-top-up.process';
+import { Caller, eventually, newCaller } from '../support/accounts';
+import { startTestApp, TestApp } from '../support/app';
+import { json } from '../support/http';
+
+describe('the auto top-up process, killed halfway', () => {
+  let app: TestApp;
+  let caller: Caller;
+  let sandbox: SandboxPaymentGateway;
+
+  beforeAll(async () => {
+    app = await startTestApp(); // the sandbox gateway; this test settles intents itself
+    caller = await newCaller(app);
+    sandbox = app.server.app.get(PaymentGateway) as SandboxPaymentGateway;
+  });
+  afterAll(() => app.close());
+
+  /** What the processor would do next: deliver the intent's signed success event to the webhook. */
+  async function settle(intentId: string): Promise<void> {
+    const { payload, signature } = await sandbox.settle(intentId);
+    const delivered = await fetch(`${app.url}/v1/webhooks/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'pay-signature': signature },
+      body: payload,
+    });
+    expect(delivered.status).toBe(200);
+  }
+
+  it('charges once and records the charge once when the process dies after the charge and runs again', async () => {
+    const { clientSecret } = await json(await caller.call('POST', '/v1/billing/setup-intent'));
+    await settle(clientSecret.split('_secret_')[0]);
+    await eventually(
+      async () => (await json(await caller.call('GET', '/v1/billing/payment-methods'))).paymentMethods.length === 1,
+    );
+
+    const bus = app.server.app.get(CommandBus);
+    const dying = {
+      execute: (command: ICommand) => {
+        if (command instanceof RecordTopUpChargeCommand) throw new Error('killed after the charge');
+        return bus.execute(command);
+      },
+    } as unknown as CommandBus;
+    const config = loadConfig({ NODE_ENV: 'test', RUN_PROCESSORS: 'false' });
+    const job = {
+      topUpId: randomUUID(),
+      owner: userWallet(caller.userId),
+      amountCents: 2500,
+      causationId: randomUUID(),
+      correlationId: randomUUID(),
+    };
+
+    await expect(new AutoTopUpProcess(dying, app.server.app.get(Queues), config).run(job)).rejects.toThrow('killed');
+    await new AutoTopUpProcess(bus, app.server.app.get(Queues), config).run(job);
+
+    const intents = await app.server.app
+      .get(DataSource)
+      .query('SELECT id, amount_cents FROM sandbox_payment_intents WHERE idempotency_key = $1', [job.topUpId]);
+    expect(intents).toEqual([{ id: expect.stringMatching(/^pi_/), amount_cents: 2500 }]);
+    const topUp = await app.server.app.get(EventStore).readStream(`top-up-${job.topUpId}`);
+    expect(topUp.map((e) => e.type)).toEqual(['TopUpRequested', 'TopUpCharged']);
+    expect(topUp[1].data.paymentIntentId).toBe(intents[0].id);
+
+    await settle(intents[0].id);
+    const { transactions } = await eventually(async () => {
+      const page = await json(await caller.call('GET', '/v1/wallet/transactions'));
+      return page.transactions.length === 1 && page;
+    });
+    expect(transactions[0]).toMatchObject({ type: 'auto_top_up', amountCents: 2500, balanceAfterCents: 2500 });
+  });
+});
