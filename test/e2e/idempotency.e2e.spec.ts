@@ -143,4 +143,27 @@ describe('Idempotency-Key', () => {
     await charge(caller, undefined, { amountCents: 500 });
     expect(await charges()).toBe(before + 2);
   });
+
+  it('is declared, with its 409 and 422 answers, on every money route the document has', async () => {
+    const document = await json(await fetch(`${app.url}/docs/json`));
+    // The issue's list; routes that have not landed yet are checked as soon as they do.
+    const moneyRoutes = [
+      ['post', '/v1/purchases'],
+      ['post', '/v1/wallet/top-up'],
+      ['post', '/v1/orgs/{slug}/wallet/top-up'],
+      ['post', '/v1/services/{vendor}/{slug}/call'],
+      ['post', '/v1/approvals/{id}/approve'],
+      ['post', '/v1/billing/setup-intent'],
+    ];
+    const present = moneyRoutes.filter(([method, path]) => document.paths[path]?.[method]);
+    expect(present.map(([, path]) => path)).toEqual(expect.arrayContaining(['/v1/wallet/top-up', '/v1/billing/setup-intent']));
+    for (const [method, path] of present) {
+      const operation = document.paths[path][method];
+      const header = operation.parameters.find(
+        (p: { in: string; name: string }) => p.in === 'header' && p.name === 'Idempotency-Key',
+      );
+      expect({ path, header: header?.schema }).toEqual({ path, header: expect.objectContaining({ maxLength: 255 }) });
+      expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['409', '422']));
+    }
+  });
 });
