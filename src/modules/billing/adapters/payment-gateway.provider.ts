@@ -9,6 +9,7 @@ import { PaymentGateway } from '../domain/payment-gateway';
 import { SANDBOX_WEBHOOK_URL } from '../workers/sandbox-settlement.worker';
 import { ownWebhookUrlFrom } from './own-webhook-url';
 import { sandboxPaymentGatewayFor } from './sandbox-payment-gateway';
+import { StripePaymentGateway } from './stripe-payment-gateway';
 import { WebhookSignature, webhookSecretFor } from './webhook-signature';
 
 /** Stripe when STRIPE_SECRET_KEY is set; otherwise the sandbox, so a fresh start takes (play) money with no configuration. */
@@ -16,8 +17,12 @@ export const paymentGatewayProviders: Provider[] = [
   {
     provide: PaymentGateway,
     inject: [APP_CONFIG, DataSource, Queues, Clock],
-    useFactory: (config: AppConfig, dataSource: DataSource, queues: Queues, clock: Clock): PaymentGateway =>
-      sandboxPaymentGatewayFor(config, dataSource, queues, clock),
+    useFactory: (config: AppConfig, dataSource: DataSource, queues: Queues, clock: Clock): PaymentGateway => {
+      const { stripeSecretKey, stripeApiUrl } = config.payments;
+      return stripeSecretKey
+        ? new StripePaymentGateway({ secretKey: stripeSecretKey, apiUrl: stripeApiUrl })
+        : sandboxPaymentGatewayFor(config, dataSource, queues, clock);
+    },
   },
   {
     provide: WebhookSignature,
