@@ -283,6 +283,36 @@ describe('wallets and top-ups, through the Stripe SDK against a loopback Stripe'
     });
   });
 
+  it('never goes below zero: 30 concurrent debits of 100 against 1000 leave 10 paid, 20 refused with 402, balance 0', async () => {
+    const me = await newCaller(app);
+    await topUp(me, 1000);
+    const bus = app.server.app.get(CommandBus);
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) =>
+        bus.execute(new DebitWalletCommand(userWallet(me.userId), randomUUID(), 100, 'purchase', `race ${i}`)),
+      ),
+    );
+    const paid = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    expect(paid).toHaveLength(10);
+    expect(refused).toHaveLength(20);
+    for (const r of refused)
+      expect(r.reason).toMatchObject({ code: 'payment_required', details: { status: 'insufficient_balance' } });
+    const stream = await app.server.app.get(EventStore).readStream(`wallet-user-${me.userId}`);
+    expect(stream.map((e) => e.data.balanceAfterCents)).toEqual([1000, 900, 800, 700, 600, 500, 400, 300, 200, 100, 0]);
+  });
+
+  it('debits a retried debit id once', async () => {
+    const me = await newCaller(app);
+    await topUp(me, 1000);
+    const bus = app.server.app.get(CommandBus);
+    const debitId = randomUUID();
+    const debit = () => bus.execute(new DebitWalletCommand(userWallet(me.userId), debitId, 300, 'purchase', 'once'));
+    expect(await debit()).toEqual({ balanceAfterCents: 700, alreadyApplied: false });
+    expect(await debit()).toEqual({ balanceAfterCents: 700, alreadyApplied: true });
+    expect(await app.server.app.get(EventStore).readStream(`wallet-user-${me.userId}`)).toHaveLength(2);
+  });
+
   it('walks 250 transactions with the cursor, newest first, each exactly once', async () => {
     const me = await newCaller(app);
     await topUp(me, 50_000);

@@ -123,4 +123,36 @@ describe('the wallet decider', () => {
       }),
     );
   });
+
+  it('gives the same state from any snapshot (its JSON) plus the tail as from the whole history', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('credit', 'debit', 'configure', 'fail'), fc.integer({ min: 1, max: 5_000 })), {
+          maxLength: 40,
+        }),
+        fc.nat(),
+        (moves, cut) => {
+          let history: DecidedWalletEvent[] = [];
+          moves.forEach(([move, amount], i) => {
+            const command: WalletCommand =
+              move === 'credit'
+                ? topUp(`t${i}`, amount)
+                : move === 'debit'
+                  ? debit(`d${i}`, amount)
+                  : move === 'configure'
+                    ? { ...enableAutoTopUp, thresholdCents: amount }
+                    : { type: 'FailAutoTopUp', topUpId: autoTopUpIdFor(`d${i - 1}`), reason: 'declined', now: t0 };
+            try {
+              history = then(history, command);
+            } catch (error) {
+              expect(error).toBeInstanceOf(DomainError);
+            }
+          });
+          const at = history.length === 0 ? 0 : cut % (history.length + 1);
+          const snapshot = JSON.parse(JSON.stringify(fold(history.slice(0, at))));
+          expect(history.slice(at).reduce(walletDecider.evolve, snapshot)).toEqual(fold(history));
+        },
+      ),
+    );
+  });
 });

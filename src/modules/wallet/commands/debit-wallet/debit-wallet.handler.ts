@@ -31,14 +31,20 @@ export class DebitWalletHandler implements ICommandHandler<DebitWalletCommand, W
           wallet.state,
         );
         const append = this.ledger.appendOf(command.owner, wallet, events);
-        await this.store.append(append.streamId, append.events, append.expected);
+        const stored = await this.store.append(append.streamId, append.events, append.expected);
+        // Re-appending a stored event id is a no-op that answers where it was stored: this debit happened before.
+        if (stored.revision !== wallet.revision + events.length) return this.appliedBefore(command);
         return { balanceAfterCents: events.reduce(walletDecider.evolve, wallet.state).balanceCents, alreadyApplied: false };
       });
     } catch (error) {
-      // The debit's id is derived from its cause: stored already means this debit happened before.
+      // The debit's event id derives from the debit id: stored elsewhere already means it happened before.
       if (!(error instanceof DuplicateEventIdError)) throw error;
-      const { state } = await this.ledger.fold(command.owner);
-      return { balanceAfterCents: state.balanceCents, alreadyApplied: true };
+      return this.appliedBefore(command);
     }
+  }
+
+  private async appliedBefore(command: DebitWalletCommand): Promise<WalletDebit> {
+    const { state } = await this.ledger.fold(command.owner);
+    return { balanceAfterCents: state.balanceCents, alreadyApplied: true };
   }
 }
