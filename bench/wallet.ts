@@ -53,7 +53,8 @@ export async function benchWallet(pool: Pool) {
   // Wrapped as EventStoreModule does, so appends are checked and stamped and reads opened and upcast.
   const store = new ReadingEventStore(new PostgresEventStore(pool, () => clock.now()), new PersonalDataVault(pool));
   const snapshots = new PostgresSnapshotStore(pool);
-  const handler = new DebitWalletHandler(store, new WalletLedger(store, snapshots), clock);
+  const ledger = new WalletLedger(store, snapshots);
+  const handler = new DebitWalletHandler(store, ledger, clock);
 
   const long = userWallet(randomUUID());
   const longStream = walletStreamId(long);
@@ -111,7 +112,7 @@ export async function benchWallet(pool: Pool) {
     });
   }
 
-  const correctness = await checkBalance(pool, store, new WalletLedger(store, snapshots), long, seedBalanceCents, longDebits);
+  const correctness = await checkBalance(pool, store, ledger, long, seedBalanceCents, longDebits);
   await store.close();
   return {
     history: HISTORY,
