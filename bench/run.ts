@@ -14,6 +14,7 @@ import { ReadingEventStore } from '../src/event-store/reading-event-store';
 import { dataSourceOptions } from '../src/platform/database/database.module';
 import { migrate } from '../src/platform/database/migrate';
 import { benchSearch, seedCatalogue } from './search';
+import { benchWallet } from './wallet';
 
 /**
  * `npm run bench`: prints JSON. Every figure stands beside a baseline measured
@@ -25,7 +26,7 @@ const STREAMS = 1_000;
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 3_000);
 const ROUNDS = 5;
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
-/** `BENCH_ONLY=search,health` runs a subset: appends, catchup, health, search. */
+/** `BENCH_ONLY=search,health` runs a subset: appends, catchup, health, search, wallet. */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
 const selected = (name: string) => !ONLY || ONLY.includes(name);
 
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     if (selected('catchup')) report.catchUp = await benchCatchUp(pool);
     if (selected('health')) report.health = await benchHealth(url);
     if (selected('search')) report.search = await benchSearchWithSeed(pool, url);
+    if (selected('wallet')) report.wallet = await benchWallet(pool);
     await pool.end();
     console.log(JSON.stringify(report, null, 2));
   } finally {
