@@ -12,7 +12,7 @@ const tier = (name) => ({
 
 module.exports = {
   // PostgreSQL budget (max_connections 100, shared with other runs and servers): a test app holds at most
-  // 14 connections (DATABASE_POOL_MAX=3, see test/support/app.ts, + 11 fixed), a file runs at most 2 apps,
+  // 14 connections (DATABASE_POOL_MAX=3, see test/support/app.ts, + about 10 fixed), a file runs at most 2 apps,
   // so one worker stays under ~30 and two concurrent runs under ~60. Raise with --maxWorkers only when
   // the server has room.
   maxWorkers: 1,

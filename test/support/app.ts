@@ -30,7 +30,7 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     QUEUE_PREFIX: process.env.SVC_TEST_RUN_ID ?? 'svc-test',
     BLOB_DIR: blobDir,
-    // A test app's share of PostgreSQL: 3 pooled + 11 fixed sessions (budget in jest.config.js).
+    // A test app's share of PostgreSQL: 3 pooled + about 10 fixed sessions (budget in jest.config.js).
     DATABASE_POOL_MAX: '3',
     // Tests settle payments themselves (signed webhooks); the sandbox's own settlement is tested where it is on.
     PAY_SANDBOX_AUTO_SETTLE: 'false',
