@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventStore, ExpectedState, StreamAppend } from '../../../event-store/event-store';
 import { foldStream } from '../../../event-store/fold-stream';
 import { SnapshotStore } from '../../../event-store/snapshot-store';
+import { KeyedMutex } from '../../../platform/concurrency/keyed-mutex';
 import { DecidedWalletEvent, walletDecider, WalletState } from '../domain/wallet.decider';
 import { WalletOwner, walletStreamId } from '../domain/wallet-owner';
 
@@ -14,10 +15,21 @@ export interface FoldedWallet {
 /** Reads wallets for decisions that also touch other streams in the same atomic append. */
 @Injectable()
 export class WalletLedger {
+  private readonly writers = new KeyedMutex();
+
   constructor(
     private readonly store: EventStore,
     private readonly snapshots: SnapshotStore,
   ) {}
+
+  /**
+   * Runs a fold-decide-append on the wallet after the others of this process:
+   * parallel debits of one wallet queue here rather than lose races at the
+   * store and retry (and, after six lost races, fail with 409).
+   */
+  exclusively<T>(owner: WalletOwner, work: () => Promise<T>): Promise<T> {
+    return this.writers.run(walletStreamId(owner), work);
+  }
 
   /** From the wallet's snapshot: reads at most the decider's `snapshot.every` events, however long the history. */
   fold(owner: WalletOwner): Promise<FoldedWallet> {

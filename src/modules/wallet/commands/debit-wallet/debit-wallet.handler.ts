@@ -14,7 +14,11 @@ export class DebitWalletHandler implements ICommandHandler<DebitWalletCommand, W
     private readonly clock: Clock,
   ) {}
 
-  async execute(command: DebitWalletCommand): Promise<WalletDebit> {
+  execute(command: DebitWalletCommand): Promise<WalletDebit> {
+    return this.ledger.exclusively(command.owner, () => this.debit(command));
+  }
+
+  private async debit(command: DebitWalletCommand): Promise<WalletDebit> {
     try {
       return await retryOnConflict(async () => {
         const wallet = await this.ledger.fold(command.owner);
