@@ -37,7 +37,7 @@ const shaOf = (releaseId: string) => releaseId.padEnd(64, 'f');
 const upload = (
   releaseId: string,
   version: string,
-  opts: { vendor?: string; type?: string; sha256?: string } = {},
+  opts: { vendor?: string; type?: string; sha256?: string; priceCents?: number } = {},
 ): ListingCommand => ({
   type: 'UploadRelease',
   listingId,
@@ -47,7 +47,7 @@ const upload = (
   content: content(version, opts.type),
   archiveSha256: opts.sha256 ?? shaOf(releaseId),
   sizeBytes: 1234,
-  priceCents: 500,
+  priceCents: opts.priceCents ?? 500,
   signedWith: null,
   now: t0,
 });
@@ -134,6 +134,8 @@ describe('listing decider', () => {
         pricingModel: 'one_time',
         perCallCents: null,
         latestVersion: null,
+        priceCents: 500,
+        priceEdited: false,
         releases: {
           r1: {
             version: '1.0.0',
@@ -143,6 +145,7 @@ describe('listing decider', () => {
             publishRequested: false,
             published: false,
             failures: [],
+            priceCents: 500,
           },
         },
       });
@@ -244,6 +247,16 @@ describe('listing decider', () => {
       ]);
       expect(existing(publishedV1)).toMatchObject({ status: 'published', latestVersion: '1.0.0' });
       expect(existing(publishedV1).releases.r1.published).toBe(true);
+    });
+
+    it('prices the listing by its latest release, until the vendor sets a price of its own', () => {
+      expect(existing(publishedV1).priceCents).toBe(500);
+      const v2 = then(then(then(publishedV1, upload('r2', '2.0.0', { priceCents: 900 })), scan('r2', 'passed')), publish('r2'));
+      expect(existing(v2).priceCents).toBe(900);
+      const edited = then(v2, update({ priceCents: 700 }));
+      expect(existing(edited)).toMatchObject({ priceCents: 700, priceEdited: true });
+      const v3 = then(then(then(edited, upload('r3', '3.0.0', { priceCents: 100 })), scan('r3', 'passed')), publish('r3'));
+      expect(existing(v3).priceCents).toBe(700);
     });
 
     it('publishes a flagged release', () => {

@@ -99,6 +99,8 @@ export interface ReleaseState {
   publishRequested: boolean;
   published: boolean;
   failures: string[];
+  /** The manifest's price; the listing's follows its latest release until the vendor sets one. */
+  priceCents: number;
 }
 
 export type ListingState =
@@ -112,6 +114,9 @@ export type ListingState =
       pricingModel: PricingModel;
       perCallCents: number | null;
       latestVersion: string | null;
+      /** What a purchase costs now: the latest release's manifest price, or the vendor's own once edited. */
+      priceCents: number;
+      priceEdited: boolean;
       releases: Record<string, ReleaseState>;
     };
 
@@ -336,6 +341,8 @@ export function evolveListing(state: ListingState, event: ListingEvent): Listing
         pricingModel: 'one_time',
         perCallCents: null,
         latestVersion: null,
+        priceCents: event.data.priceCents,
+        priceEdited: false,
         releases: {},
       };
   }
@@ -354,6 +361,7 @@ export function evolveListing(state: ListingState, event: ListingEvent): Listing
             publishRequested: false,
             published: false,
             failures: [],
+            priceCents: event.data.priceCents,
           },
         },
       };
@@ -369,12 +377,17 @@ export function evolveListing(state: ListingState, event: ListingEvent): Listing
     case CatalogEvents.ReleasePublished: {
       // A draft goes live; a listing its vendor unlisted stays unlisted.
       const next = { ...withRelease(state, event.data.releaseId, { published: true }), status: publishedStatus(state.status) };
-      return event.data.becomesLatest ? { ...next, latestVersion: event.data.version } : next;
+      if (!event.data.becomesLatest) return next;
+      const released = state.releases[event.data.releaseId];
+      const priceCents = state.priceEdited || !released ? state.priceCents : released.priceCents;
+      return { ...next, latestVersion: event.data.version, priceCents };
     }
     case CatalogEvents.ListingUpdated: {
-      const { status, pricingModel, perCallCents } = event.data.changes;
+      const { status, pricingModel, perCallCents, priceCents } = event.data.changes;
       return {
         ...state,
+        priceCents: priceCents ?? state.priceCents,
+        priceEdited: state.priceEdited || priceCents !== undefined,
         status: status ?? state.status,
         pricingModel: pricingModel ?? state.pricingModel,
         perCallCents: perCallCents !== undefined ? perCallCents : state.perCallCents,
