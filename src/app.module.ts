@@ -13,6 +13,7 @@ import { HealthModule } from './modules/health/health.module';
 import { UsersModule } from './modules/users/users.module';
 import { VendorsModule } from './modules/vendors/vendors.module';
 import { WalletModule } from './modules/wallet/wallet.module';
+import { PurchasingModule } from './modules/purchasing/purchasing.module';
 import { BlobStoreModule } from './platform/blob-store/blob-store';
 import { DatabaseModule } from './platform/database/database.module';
 import { CursorModule } from './platform/http/cursor-codec';
@@ -52,6 +53,7 @@ export class AppModule {
         CatalogModule,
         BillingModule,
         WalletModule,
+        PurchasingModule,
         HealthModule,
         ...features,
       ],

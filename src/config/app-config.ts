@@ -59,6 +59,8 @@ export interface AppConfig {
   payments: PaymentsConfig;
   /** How long an `Idempotency-Key`'s recorded answer is replayed. */
   idempotencyTtlHours: number;
+  /** The platform's share of each sale, in basis points (1000 = 10 %). */
+  platformFeeBps: number;
 }
 
 export interface PaymentsConfig {
@@ -161,6 +163,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     healthMaxLagEvents: read.integer('HEALTH_MAX_LAG_EVENTS', 1_000, { min: 1, max: 100_000 }),
     payments,
     idempotencyTtlHours: read.integer('IDEMPOTENCY_TTL_HOURS', 24, { min: 1, max: 24 * 365 }),
+    platformFeeBps: read.integer('PLATFORM_FEE_BPS', 1_000, { max: 10_000 }),
   };
 }
 

@@ -3,8 +3,6 @@ import { CommandBus, ICommand } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/app-config';
 import { EventStore } from '../../src/event-store/event-store';
-import { SandboxPaymentGateway } from '../../src/modules/billing/adapters/sandbox-payment-gateway';
-import { PaymentGateway } from '../../src/modules/billing/domain/payment-gateway';
 import { RecordTopUpChargeCommand } from '../../src/modules/wallet/commands/record-top-up-charge/record-top-up-charge.command';
 import { userWallet } from '../../src/modules/wallet/domain/wallet-owner';
 import { Queues } from '../../src/platform/queue/queues';
@@ -12,33 +10,21 @@ import { AutoTopUpProcess } from '../../src/sagas/auto-top-up/auto-top-up.proces
 import { Caller, eventually, newCaller } from '../support/accounts';
 import { startTestApp, TestApp } from '../support/app';
 import { json } from '../support/http';
+import { settleSandboxIntent } from '../support/wallet';
 
 describe('the auto top-up process, killed halfway', () => {
   let app: TestApp;
   let caller: Caller;
-  let sandbox: SandboxPaymentGateway;
 
   beforeAll(async () => {
     app = await startTestApp(); // the sandbox gateway; this test settles intents itself
     caller = await newCaller(app);
-    sandbox = app.server.app.get(PaymentGateway) as SandboxPaymentGateway;
   });
   afterAll(() => app.close());
 
-  /** What the processor would do next: deliver the intent's signed success event to the webhook. */
-  async function settle(intentId: string): Promise<void> {
-    const { payload, signature } = await sandbox.settle(intentId);
-    const delivered = await fetch(`${app.url}/v1/webhooks/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'pay-signature': signature },
-      body: payload,
-    });
-    expect(delivered.status).toBe(200);
-  }
-
   it('charges once and records the charge once when the process dies after the charge and runs again', async () => {
     const { clientSecret } = await json(await caller.call('POST', '/v1/billing/setup-intent'));
-    await settle(clientSecret.split('_secret_')[0]);
+    await settleSandboxIntent(app, clientSecret.split('_secret_')[0]);
     await eventually(
       async () => (await json(await caller.call('GET', '/v1/billing/payment-methods'))).paymentMethods.length === 1,
     );
@@ -70,7 +56,7 @@ describe('the auto top-up process, killed halfway', () => {
     expect(topUp.map((e) => e.type)).toEqual(['TopUpRequested', 'TopUpCharged']);
     expect(topUp[1].data.paymentIntentId).toBe(intents[0].id);
 
-    await settle(intents[0].id);
+    await settleSandboxIntent(app, intents[0].id);
     const { transactions } = await eventually(async () => {
       const page = await json(await caller.call('GET', '/v1/wallet/transactions'));
       return page.transactions.length === 1 && page;

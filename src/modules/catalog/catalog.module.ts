@@ -14,6 +14,7 @@ import { VendorListingsController } from './http/vendor-listings.controller';
 import { VendorReleasesController } from './http/vendor-releases.controller';
 import { GetCatalogVendorHandler } from './queries/get-catalog-vendor/get-catalog-vendor.handler';
 import { GetLeaderboardHandler } from './queries/get-leaderboard/get-leaderboard.handler';
+import { GetPurchaseTermsHandler } from './queries/get-purchase-terms/get-purchase-terms.handler';
 import { GetListingHandler } from './queries/get-listing/get-listing.handler';
 import { GetReviewHandler } from './queries/get-review/get-review.handler';
 import { ListAuditsHandler } from './queries/list-audits/list-audits.handler';
@@ -56,6 +57,7 @@ const queryHandlers = [
   GetLeaderboardHandler,
   ListAuditsHandler,
   GetCatalogVendorHandler,
+  GetPurchaseTermsHandler,
 ];
 const projections = [CatalogProjection];
 /** SQL the module's handlers share, and the search result cache keyed on the catalog projection's progress. */

@@ -33,5 +33,7 @@ const services = [WalletLedger];
   imports: [BillingModule],
   controllers,
   providers: [...commandHandlers, ...queryHandlers, ...projections, ...services],
+  // Purchases and metered calls debit wallets in their own atomic appends.
+  exports: [WalletLedger],
 })
 export class WalletModule {}

@@ -1,0 +1,60 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { EventStore } from '../../../../event-store/event-store';
+import { foldStream } from '../../../../event-store/fold-stream';
+import { DomainError } from '../../../../platform/errors/domain-error';
+import { isUuid } from '../../../../platform/ids';
+import { listingDecider, ListingEvent, ListingState, listingStreamId } from '../../domain/listing.decider';
+import { GetPurchaseTermsQuery, PurchaseTerms } from './get-purchase-terms.query';
+
+/**
+ * The price, status and releases come from the listing's stream, so a
+ * purchase never pays a price a read model has not caught up with; titles and
+ * slugs (what a receipt shows) from the read model.
+ */
+@QueryHandler(GetPurchaseTermsQuery)
+export class GetPurchaseTermsHandler implements IQueryHandler<GetPurchaseTermsQuery, PurchaseTerms> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  async execute({ listingId, releaseId }: GetPurchaseTermsQuery): Promise<PurchaseTerms> {
+    if (!isUuid(listingId)) throw listingNotFound();
+    const { state } = await foldStream<ListingState, ListingEvent>(
+      this.store,
+      listingStreamId(listingId),
+      listingDecider.evolve,
+      listingDecider.initialState,
+    );
+    if (!state.exists || state.status === 'draft') throw listingNotFound();
+    const releases = Object.entries(state.releases);
+    const chosen = releaseId
+      ? releases.find(([id, release]) => id === releaseId && release.published)
+      : releases.find(([, release]) => release.published && release.version === state.latestVersion);
+    if (!chosen) throw new DomainError('not_found', 'Release not found: not a published release of this listing');
+    const [row] = await this.dataSource.query(
+      `SELECT l.slug, l.title, v.slug AS vendor_slug, v.display_name AS vendor_name
+         FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id WHERE l.id = $1`,
+      [listingId],
+    );
+    if (!row) throw listingNotFound();
+    const [id, release] = chosen;
+    return {
+      listingId,
+      releaseId: id,
+      version: release.version,
+      vendorId: state.vendorId,
+      vendorSlug: row.vendor_slug,
+      vendorName: row.vendor_name,
+      listingSlug: row.slug,
+      listingTitle: row.title,
+      listingType: state.type,
+      priceCents: state.priceCents,
+    };
+  }
+}
+
+function listingNotFound(): DomainError {
+  return new DomainError('not_found', 'Listing not found');
+}

@@ -1,0 +1,25 @@
+import { Command } from '@nestjs/cqrs';
+import { PurchaseChannel } from '../../domain/purchase';
+
+export type PurchaseAnswer =
+  | { status: 'purchased'; entitlementId: string; orderId: string; amountCents: number; walletBalanceCents?: number }
+  | { status: 'already_owned'; entitlementId: string };
+
+export interface PurchaseRequest {
+  listingId: string;
+  releaseId?: string;
+  maxPriceCents?: number;
+  useWallet?: boolean;
+  orgSlug?: string;
+  channel?: PurchaseChannel;
+}
+
+/** Buys a listing for the caller: free, from the wallet, or by card. */
+export class PurchaseCommand extends Command<PurchaseAnswer> {
+  constructor(
+    readonly userId: string,
+    readonly request: PurchaseRequest,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { AppConfig } from '../../../../config/app-config';
+import { InjectConfig } from '../../../../config/config.module';
+import { EventStore, StreamAppend } from '../../../../event-store/event-store';
+import { retryOnConflict } from '../../../../event-store/fold-stream';
+import { Clock } from '../../../../platform/clock/clock';
+import { DomainError } from '../../../../platform/errors/domain-error';
+import { derivedId } from '../../../../platform/ids';
+import { IdempotentRequest } from '../../../../platform/http/idempotency';
+import { GetPaymentMethodsQuery } from '../../../billing/queries/get-payment-methods/get-payment-methods.query';
+import { GetPurchaseTermsQuery, PurchaseTerms } from '../../../catalog/queries/get-purchase-terms/get-purchase-terms.query';
+import { WalletLedger } from '../../../wallet/commands/wallet-ledger';
+import { walletDecider } from '../../../wallet/domain/wallet.decider';
+import { userWallet } from '../../../wallet/domain/wallet-owner';
+import {
+  EntitlementGranted,
+  entitlementIdFor,
+  entitlementStreamId,
+  FundingSource,
+  orderStreamId,
+  PurchaseMade,
+  splitSale,
+} from '../../domain/purchase';
+import { PurchasingEvents } from '../../events';
+import { PurchaseAnswer, PurchaseCommand } from './purchase.command';
+
+/**
+ * One purchase, decided as one atomic append: the order, the entitlement
+ * (`no_stream`: one per buyer and listing, so racing purchases grant once and
+ * the losers answer `already_owned`) and, for a wallet purchase, the debit at
+ * the wallet's revision (so concurrent purchases never overdraw it). Either
+ * all of them are stored, with the recorded answer of an `Idempotency-Key`, or none.
+ */
+@CommandHandler(PurchaseCommand)
+export class PurchaseHandler implements ICommandHandler<PurchaseCommand, PurchaseAnswer> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly queries: QueryBus,
+    private readonly ledger: WalletLedger,
+    private readonly clock: Clock,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  async execute({ userId, request }: PurchaseCommand): Promise<PurchaseAnswer> {
+    // Organizations arrive with their own issue; until then no slug names one.
+    if (request.orgSlug !== undefined) throw new DomainError('not_found', 'Organization not found');
+    const terms = await this.queries.execute(new GetPurchaseTermsQuery(request.listingId, request.releaseId));
+    if (request.maxPriceCents !== undefined && terms.priceCents > request.maxPriceCents)
+      throw new DomainError(
+        'conflict',
+        `The price is ${terms.priceCents} cents, above your maxPriceCents of ${request.maxPriceCents}: nothing was charged`,
+      );
+    const funding: FundingSource = terms.priceCents === 0 ? 'free' : request.useWallet ? 'wallet' : 'card';
+    if (funding === 'card') await this.requireSavedCard(userId, terms);
+    const orderId = IdempotentRequest.derivedId('Order') ?? randomUUID();
+    const decide = () => retryOnConflict(() => this.decide(userId, request, terms, funding, orderId));
+    return funding === 'wallet' ? this.ledger.exclusively(userWallet(userId), decide) : decide();
+  }
+
+  private async decide(
+    userId: string,
+    request: PurchaseCommand['request'],
+    terms: PurchaseTerms,
+    funding: FundingSource,
+    orderId: string,
+  ): Promise<PurchaseAnswer> {
+    const entitlementId = entitlementIdFor(userId, terms.listingId);
+    const entitlementStream = entitlementStreamId(userId, terms.listingId);
+    const owned = await this.store.readStream(entitlementStream, { maxCount: 1 });
+    if (owned.length > 0) return { status: 'already_owned', entitlementId };
+
+    const now = this.clock.now();
+    const made: PurchaseMade = {
+      type: PurchasingEvents.PurchaseMade,
+      data: {
+        orderId,
+        buyer: { kind: 'user', id: userId },
+        userId,
+        listingId: terms.listingId,
+        releaseId: terms.releaseId,
+        version: terms.version,
+        vendorId: terms.vendorId,
+        vendorSlug: terms.vendorSlug,
+        vendorName: terms.vendorName,
+        listingSlug: terms.listingSlug,
+        listingTitle: terms.listingTitle,
+        listingType: terms.listingType,
+        amountCents: terms.priceCents,
+        ...splitSale(terms.priceCents, this.config.platformFeeBps),
+        fundingSource: funding,
+        status: 'paid',
+        paymentIntentId: null,
+        channel: request.channel ?? 'api',
+        madeAt: now.toISOString(),
+      },
+    };
+    const granted: EntitlementGranted = {
+      type: PurchasingEvents.EntitlementGranted,
+      data: {
+        entitlementId,
+        userId,
+        listingId: terms.listingId,
+        releaseId: terms.releaseId,
+        orderId,
+        vendorSlug: terms.vendorSlug,
+        listingSlug: terms.listingSlug,
+        listingTitle: terms.listingTitle,
+        version: terms.version,
+        grantedAt: now.toISOString(),
+      },
+    };
+    const appends: StreamAppend[] = [
+      { streamId: orderStreamId(orderId), events: [{ eventId: derivedId(made.type, orderId), ...made }], expected: 'no_stream' },
+      {
+        streamId: entitlementStream,
+        events: [{ eventId: derivedId(granted.type, orderId), ...granted }],
+        expected: 'no_stream',
+      },
+    ];
+    let answer: PurchaseAnswer = { status: 'purchased', entitlementId, orderId, amountCents: terms.priceCents };
+    if (funding === 'wallet') {
+      const owner = userWallet(userId);
+      const wallet = await this.ledger.fold(owner);
+      // 402 insufficient_balance, with both amounts, when the wallet cannot pay: nothing is appended.
+      const debited = walletDecider.decide(
+        {
+          type: 'Debit',
+          debitId: orderId,
+          amountCents: terms.priceCents,
+          reason: 'purchase',
+          description: `${terms.listingTitle} ${terms.version}`,
+          reference: { orderId, listingId: terms.listingId },
+          now,
+        },
+        wallet.state,
+      );
+      appends.push(this.ledger.appendOf(owner, wallet, debited));
+      answer = { ...answer, walletBalanceCents: debited.reduce(walletDecider.evolve, wallet.state).balanceCents };
+    }
+    await this.store.appendAtomically([...appends, ...(await IdempotentRequest.recordAnswer(answer, 200))]);
+    return answer;
+  }
+
+  /** A card purchase charges the saved card off-session; without one, the buyer must check out on the web. */
+  private async requireSavedCard(userId: string, terms: PurchaseTerms): Promise<void> {
+    const { paymentMethods } = await this.queries.execute(new GetPaymentMethodsQuery(userWallet(userId)));
+    if (paymentMethods.length === 0)
+      throw new DomainError(
+        'payment_required',
+        'No saved payment method: complete this purchase at the web checkout, or pay from the wallet (useWallet)',
+        {
+          status: 'approval_required',
+          reason: 'No saved payment method: check out on the web, or pay from the wallet with useWallet',
+          approvalUrl: `${this.config.webUrl}/checkout/${terms.listingId}?releaseId=${terms.releaseId}`,
+        },
+      );
+    throw new DomainError(
+      'unprocessable',
+      'Card purchases with a saved card are not supported yet: pay from the wallet (useWallet) or check out on the web',
+    );
+  }
+}
