@@ -22,6 +22,23 @@ export async function trackWrites<T>(work: () => Promise<T>): Promise<TrackedWri
   return { result, lastPosition: context.lastPosition, eventTypes: context.eventTypes };
 }
 
+/**
+ * Like trackWrites, but a failure is reported too (as `failure`), with what
+ * the work appended before it failed: a refusal that still wrote (a declined
+ * card fails its order) must be readable before it is answered.
+ */
+export async function trackWritesSettled<T>(
+  work: () => Promise<T>,
+): Promise<TrackedWrites<T | undefined> & { failure?: { error: unknown } }> {
+  const context: WriteContext = { eventTypes: new Set() };
+  try {
+    const result = await writes.run(context, work);
+    return { result, lastPosition: context.lastPosition, eventTypes: context.eventTypes };
+  } catch (error) {
+    return { result: undefined, failure: { error }, lastPosition: context.lastPosition, eventTypes: context.eventTypes };
+  }
+}
+
 export function recordWrite(position: LogPosition, eventTypes: string[]): void {
   const context = writes.getStore();
   if (!context) return;

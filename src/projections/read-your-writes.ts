@@ -5,7 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { LogPosition } from '../event-store/log-position';
 import { WakeSignal } from '../event-store/wake-signal';
-import { trackWrites, writesSoFar } from '../event-store/write-tracker';
+import { trackWritesSettled, writesSoFar } from '../event-store/write-tracker';
 import { ProcessorsService } from './processors.service';
 import { isProcessorActive } from './runner/processor-runner';
 
@@ -105,10 +105,11 @@ export class ReadYourWritesInterceptor implements NestInterceptor {
   intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
     return from(
       (async () => {
-        const { result, lastPosition, eventTypes } = await trackWrites(() =>
+        const { result, failure, lastPosition, eventTypes } = await trackWritesSettled(() =>
           lastValueFrom(next.handle(), { defaultValue: undefined }),
         );
         if (lastPosition) await this.waiter.waitFor(lastPosition, eventTypes);
+        if (failure) throw failure.error;
         return result;
       })(),
     );

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { EventStore } from '../../src/event-store/event-store';
-import { Caller, newCaller } from '../support/accounts';
+import { Caller, eventually, newCaller } from '../support/accounts';
 import { startTestApp, TestApp } from '../support/app';
 import { CatalogSeed, SeedVendor } from '../support/catalog-seed';
 import { json } from '../support/http';
-import { fundWallet, saveSandboxCard } from '../support/wallet';
+import { fundWallet, saveSandboxCard, settleSandboxIntent } from '../support/wallet';
 
 describe('purchases, entitlements and orders', () => {
   let app: TestApp;
@@ -210,10 +211,45 @@ describe('purchases, entitlements and orders', () => {
     expect((await json(await buyer.call('GET', '/v1/orders'))).orders).toHaveLength(1);
   });
 
-  it('keeps a saved card for later: a card purchase with one is refused plainly until card purchases land', async () => {
+  it('charges the saved card: the order is pending until the processor confirms, then paid and the listing granted', async () => {
     const buyer = await newCaller(app);
     await saveSandboxCard(app, buyer);
     const { listingId } = await listing(900);
-    expect((await buy(buyer, { listingId })).status).toBe(422);
+    const answer = await buy(buyer, { listingId });
+    expect(answer.status).toBe(200);
+    const body = await json(answer);
+    expect(body).toEqual({
+      status: 'purchased',
+      entitlementId: expect.any(String),
+      orderId: expect.any(String),
+      amountCents: 900,
+    });
+    const [intent] = await app.server.app
+      .get(DataSource)
+      .query('SELECT id FROM sandbox_payment_intents WHERE idempotency_key = $1', [body.orderId]);
+    const byIntent = await json(await buyer.call('GET', `/v1/orders?paymentIntentId=${intent.id}`));
+    expect(byIntent.orders).toEqual([expect.objectContaining({ id: body.orderId, status: 'pending', fundingSource: 'card' })]);
+    expect((await buyer.call('GET', `/v1/entitlements/${listingId}`)).status).toBe(404);
+
+    await settleSandboxIntent(app, intent.id);
+    await eventually(async () => (await buyer.call('GET', `/v1/entitlements/${listingId}`)).status === 200, {
+      description: 'the card purchase to grant the listing',
+    });
+    expect((await json(await buyer.call('GET', `/v1/orders?paymentIntentId=${intent.id}`))).orders[0].status).toBe('paid');
+    expect(await json(await buy(buyer, { listingId }))).toEqual({ status: 'already_owned', entitlementId: body.entitlementId });
+  });
+
+  it('charges a card once when 20 card purchases of one listing race', async () => {
+    const buyer = await newCaller(app);
+    await saveSandboxCard(app, buyer);
+    const { listingId } = await listing(300);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => buy(buyer, { listingId })));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    const orderIds = new Set((await Promise.all(answers.map((a) => json(a)))).map((b) => b.orderId));
+    expect(orderIds.size).toBe(1);
+    const intents = await app.server.app
+      .get(DataSource)
+      .query(`SELECT id FROM sandbox_payment_intents WHERE metadata->>'listingId' = $1`, [listingId]);
+    expect(intents).toHaveLength(1);
   });
 });

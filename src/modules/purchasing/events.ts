@@ -4,6 +4,14 @@ import { defineEventCatalogue } from '../../event-store/event-catalogue';
 export const PurchasingEvents = defineEventCatalogue('purchasing', {
   /** The order (stream `order-<orderId>`): what was bought, for how much, funded how, and the fee split. */
   PurchaseMade: { schemaVersion: 1 },
-  /** One per buyer and listing (stream `entitlement-<userId>-<listingId>`, appended with `no_stream`). */
+  /** A card payment was asked for (the processor's intent); the order stays pending until the processor confirms. */
+  OrderCharged: { schemaVersion: 1 },
+  OrderPaid: { schemaVersion: 1 },
+  OrderPaymentFailed: { schemaVersion: 1 },
+  // One stream per buyer and listing, `entitlement-<userId>-<listingId>`, started with `no_stream`.
+  /** A card purchase holds the listing while its payment settles, so racing purchases charge once. */
+  EntitlementPending: { schemaVersion: 1 },
   EntitlementGranted: { schemaVersion: 1 },
+  /** The held card purchase failed: the buyer may try again. */
+  EntitlementReleased: { schemaVersion: 1 },
 });

@@ -26,6 +26,8 @@ export class TopUpSaga extends Saga {
 
   react(event: RecordedEvent): Reaction {
     const { data } = event as unknown as PaymentEventReceived;
+    // Card purchases have their own saga.
+    if (data.metadata.orderId) return nothing();
     const topUpId = data.metadata.topUpId ?? null;
     switch (data.eventType) {
       case 'payment_intent.succeeded':

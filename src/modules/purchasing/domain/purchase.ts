@@ -62,3 +62,54 @@ export function splitSale(amountCents: number, feeBps: number): { platformFeeCen
   const platformFeeCents = Math.floor((amountCents * feeBps) / 10_000);
   return { platformFeeCents, vendorNetCents: amountCents - platformFeeCents };
 }
+
+export type OrderEvent =
+  | PurchaseMade
+  | { type: typeof PurchasingEvents.OrderCharged; data: { orderId: string; paymentIntentId: string; chargedAt: string } }
+  | { type: typeof PurchasingEvents.OrderPaid; data: { orderId: string; paymentIntentId: string; paidAt: string } }
+  | {
+      type: typeof PurchasingEvents.OrderPaymentFailed;
+      data: { orderId: string; paymentIntentId: string | null; reason: string; failedAt: string };
+    };
+
+export type EntitlementEvent =
+  | {
+      type: typeof PurchasingEvents.EntitlementPending;
+      data: { userId: string; listingId: string; orderId: string; heldAt: string };
+    }
+  | EntitlementGranted
+  | {
+      type: typeof PurchasingEvents.EntitlementReleased;
+      data: { userId: string; listingId: string; orderId: string; releasedAt: string };
+    };
+
+/** An order as its stream tells it. */
+export type OrderState = { status: 'none' } | { status: OrderStatus; made: PurchaseMade['data']; paymentIntentId: string | null };
+
+export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
+  switch (event.type) {
+    case PurchasingEvents.PurchaseMade:
+      return { status: event.data.status, made: event.data, paymentIntentId: event.data.paymentIntentId };
+    case PurchasingEvents.OrderCharged:
+      return state.status === 'none' ? state : { ...state, paymentIntentId: event.data.paymentIntentId };
+    case PurchasingEvents.OrderPaid:
+      return state.status === 'none' ? state : { ...state, status: 'paid', paymentIntentId: event.data.paymentIntentId };
+    case PurchasingEvents.OrderPaymentFailed:
+      return state.status === 'none' ? state : { ...state, status: 'failed' };
+  }
+}
+
+/** A buyer's hold on a listing: nothing, a card purchase settling, or the entitlement. */
+export type EntitlementState =
+  { status: 'none' } | { status: 'pending'; orderId: string } | { status: 'granted'; entitlementId: string };
+
+export function evolveEntitlement(state: EntitlementState, event: EntitlementEvent): EntitlementState {
+  switch (event.type) {
+    case PurchasingEvents.EntitlementPending:
+      return { status: 'pending', orderId: event.data.orderId };
+    case PurchasingEvents.EntitlementGranted:
+      return { status: 'granted', entitlementId: event.data.entitlementId };
+    case PurchasingEvents.EntitlementReleased:
+      return state.status === 'pending' && state.orderId === event.data.orderId ? { status: 'none' } : state;
+  }
+}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { RecordedEvent } from '../../../event-store/event-store';
 import { AsProjection, Projection } from '../../../projections/runner/processor';
-import { EntitlementGranted, PurchaseMade } from '../domain/purchase';
+import { EntitlementGranted, OrderEvent } from '../domain/purchase';
 import { PurchasingEvents } from '../events';
 
 /** `orders` and `entitlements`, from the purchasing module's own events (names as they were at purchase time). */
@@ -10,10 +10,33 @@ import { PurchasingEvents } from '../events';
 @AsProjection()
 export class PurchasesProjection implements Projection {
   readonly name = 'purchases';
-  readonly eventTypes = [PurchasingEvents.PurchaseMade, PurchasingEvents.EntitlementGranted];
+  readonly eventTypes = [
+    PurchasingEvents.PurchaseMade,
+    PurchasingEvents.OrderCharged,
+    PurchasingEvents.OrderPaid,
+    PurchasingEvents.OrderPaymentFailed,
+    PurchasingEvents.EntitlementGranted,
+  ];
 
   async apply(event: RecordedEvent, tx: EntityManager): Promise<void> {
-    const e = event as unknown as PurchaseMade | EntitlementGranted;
+    const e = event as unknown as OrderEvent | EntitlementGranted;
+    switch (e.type) {
+      case PurchasingEvents.OrderCharged:
+        await tx.query('UPDATE orders SET payment_intent_id = $2 WHERE id = $1', [e.data.orderId, e.data.paymentIntentId]);
+        return;
+      case PurchasingEvents.OrderPaid:
+        await tx.query(`UPDATE orders SET status = 'paid', payment_intent_id = $2 WHERE id = $1`, [
+          e.data.orderId,
+          e.data.paymentIntentId,
+        ]);
+        return;
+      case PurchasingEvents.OrderPaymentFailed:
+        await tx.query(`UPDATE orders SET status = 'failed', payment_intent_id = coalesce($2, payment_intent_id) WHERE id = $1`, [
+          e.data.orderId,
+          e.data.paymentIntentId,
+        ]);
+        return;
+    }
     if (e.type === PurchasingEvents.PurchaseMade) {
       const d = e.data;
       await tx.query(

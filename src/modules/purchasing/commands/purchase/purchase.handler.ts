@@ -1,21 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { CommandBus, CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { AppConfig } from '../../../../config/app-config';
 import { InjectConfig } from '../../../../config/config.module';
 import { EventStore, StreamAppend } from '../../../../event-store/event-store';
-import { retryOnConflict } from '../../../../event-store/fold-stream';
+import { foldStream, retryOnConflict } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { derivedId } from '../../../../platform/ids';
 import { IdempotentRequest } from '../../../../platform/http/idempotency';
 import { GetPaymentMethodsQuery } from '../../../billing/queries/get-payment-methods/get-payment-methods.query';
 import { GetPurchaseTermsQuery, PurchaseTerms } from '../../../catalog/queries/get-purchase-terms/get-purchase-terms.query';
-import { WalletLedger } from '../../../wallet/commands/wallet-ledger';
+import { expectedAt, WalletLedger } from '../../../wallet/commands/wallet-ledger';
 import { walletDecider } from '../../../wallet/domain/wallet.decider';
 import { userWallet } from '../../../wallet/domain/wallet-owner';
 import {
+  EntitlementEvent,
   EntitlementGranted,
   entitlementIdFor,
+  EntitlementState,
+  evolveEntitlement,
   entitlementStreamId,
   FundingSource,
   orderStreamId,
@@ -23,6 +26,7 @@ import {
   splitSale,
 } from '../../domain/purchase';
 import { PurchasingEvents } from '../../events';
+import { ChargeCardPurchaseCommand } from '../charge-card-purchase/charge-card-purchase.command';
 import { PurchaseAnswer, PurchaseCommand } from './purchase.command';
 
 /**
@@ -37,6 +41,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
   constructor(
     private readonly store: EventStore,
     private readonly queries: QueryBus,
+    private readonly commands: CommandBus,
     private readonly ledger: WalletLedger,
     private readonly clock: Clock,
     @InjectConfig() private readonly config: AppConfig,
@@ -67,8 +72,13 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
   ): Promise<PurchaseAnswer> {
     const entitlementId = entitlementIdFor(userId, terms.listingId);
     const entitlementStream = entitlementStreamId(userId, terms.listingId);
-    const owned = await this.store.readStream(entitlementStream, { maxCount: 1 });
-    if (owned.length > 0) return { status: 'already_owned', entitlementId };
+    const held = await foldStream<EntitlementState, EntitlementEvent>(this.store, entitlementStream, evolveEntitlement, {
+      status: 'none',
+    });
+    if (held.state.status === 'granted') return { status: 'already_owned', entitlementId };
+    // A card purchase of it is settling: this is the same purchase, not a second charge.
+    if (held.state.status === 'pending')
+      return { status: 'purchased', entitlementId, orderId: held.state.orderId, amountCents: terms.priceCents };
 
     const now = this.clock.now();
     const made: PurchaseMade = {
@@ -89,7 +99,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
         amountCents: terms.priceCents,
         ...splitSale(terms.priceCents, this.config.platformFeeBps),
         fundingSource: funding,
-        status: 'paid',
+        status: funding === 'card' ? 'pending' : 'paid',
         paymentIntentId: null,
         channel: request.channel ?? 'api',
         madeAt: now.toISOString(),
@@ -110,15 +120,28 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
         grantedAt: now.toISOString(),
       },
     };
+    const hold: EntitlementEvent = {
+      type: PurchasingEvents.EntitlementPending,
+      data: { userId, listingId: terms.listingId, orderId, heldAt: now.toISOString() },
+    };
     const appends: StreamAppend[] = [
       { streamId: orderStreamId(orderId), events: [{ eventId: derivedId(made.type, orderId), ...made }], expected: 'no_stream' },
       {
         streamId: entitlementStream,
-        events: [{ eventId: derivedId(granted.type, orderId), ...granted }],
-        expected: 'no_stream',
+        events: [
+          funding === 'card'
+            ? { eventId: derivedId(hold.type, orderId), ...hold }
+            : { eventId: derivedId(granted.type, orderId), ...granted },
+        ],
+        expected: expectedAt(held.revision),
       },
     ];
     let answer: PurchaseAnswer = { status: 'purchased', entitlementId, orderId, amountCents: terms.priceCents };
+    if (funding === 'card') {
+      // Held before the charge, so the processor's webhook always finds a pending order; the answer is recorded once the charge is.
+      await this.store.appendAtomically(appends);
+      return this.charge(terms, orderId, answer);
+    }
     if (funding === 'wallet') {
       const owner = userWallet(userId);
       const wallet = await this.ledger.fold(owner);
@@ -142,22 +165,39 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     return answer;
   }
 
+  /**
+   * Charges the saved card now, so a decline is answered at once (402, the
+   * hold released); the card-purchase saga makes the same charge (same
+   * idempotency key) if this process dies first. The order stays pending until
+   * the processor's `payment_intent.succeeded` grants the entitlement.
+   */
+  private async charge(terms: PurchaseTerms, orderId: string, answer: PurchaseAnswer): Promise<PurchaseAnswer> {
+    let refusal: DomainError | undefined;
+    const outcome = await this.commands.execute(
+      new ChargeCardPurchaseCommand(orderId, {
+        charged: () => IdempotentRequest.recordAnswer(answer, 200),
+        declined: (reason) => {
+          refusal = this.checkoutRequired(terms, reason);
+          return IdempotentRequest.recordAnswer({ ...refusal.details, message: refusal.message }, 402);
+        },
+      }),
+    );
+    if (!outcome.charged) throw refusal ?? this.checkoutRequired(terms, outcome.reason);
+    return answer;
+  }
+
   /** A card purchase charges the saved card off-session; without one, the buyer must check out on the web. */
   private async requireSavedCard(userId: string, terms: PurchaseTerms): Promise<void> {
     const { paymentMethods } = await this.queries.execute(new GetPaymentMethodsQuery(userWallet(userId)));
     if (paymentMethods.length === 0)
-      throw new DomainError(
-        'payment_required',
-        'No saved payment method: complete this purchase at the web checkout, or pay from the wallet (useWallet)',
-        {
-          status: 'approval_required',
-          reason: 'No saved payment method: check out on the web, or pay from the wallet with useWallet',
-          approvalUrl: `${this.config.webUrl}/checkout/${terms.listingId}?releaseId=${terms.releaseId}`,
-        },
-      );
-    throw new DomainError(
-      'unprocessable',
-      'Card purchases with a saved card are not supported yet: pay from the wallet (useWallet) or check out on the web',
-    );
+      throw this.checkoutRequired(terms, 'No saved payment method: check out on the web, or pay from the wallet with useWallet');
+  }
+
+  private checkoutRequired(terms: PurchaseTerms, reason: string): DomainError {
+    return new DomainError('payment_required', reason, {
+      status: 'approval_required',
+      reason,
+      approvalUrl: `${this.config.webUrl}/checkout/${terms.listingId}?releaseId=${terms.releaseId}`,
+    });
   }
 }

@@ -1,0 +1,60 @@
+import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { EventStore } from '../../../../event-store/event-store';
+import { foldStream } from '../../../../event-store/fold-stream';
+import { Clock } from '../../../../platform/clock/clock';
+import { derivedId } from '../../../../platform/ids';
+import { ChargeSavedMethodCommand } from '../../../billing/commands/charge-saved-method/charge-saved-method.command';
+import { evolveOrder, OrderEvent, OrderState, orderStreamId } from '../../domain/purchase';
+import { PurchasingEvents } from '../../events';
+import { FailCardPurchaseCommand } from '../fail-card-purchase/fail-card-purchase.command';
+import { CardChargeOutcome, ChargeCardPurchaseCommand } from './charge-card-purchase.command';
+
+@CommandHandler(ChargeCardPurchaseCommand)
+export class ChargeCardPurchaseHandler implements ICommandHandler<ChargeCardPurchaseCommand, CardChargeOutcome> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly commands: CommandBus,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ orderId, alongside }: ChargeCardPurchaseCommand): Promise<CardChargeOutcome> {
+    const order = await foldStream<OrderState, OrderEvent>(this.store, orderStreamId(orderId), evolveOrder, { status: 'none' });
+    if (order.state.status === 'none' || order.state.made.fundingSource !== 'card')
+      return { charged: false, reason: 'No such card order' };
+    if (order.state.status === 'failed') return { charged: false, reason: 'The payment for this order failed' };
+    if (order.state.status === 'paid' || order.state.paymentIntentId) return { charged: true };
+    const made = order.state.made;
+    const intent = await this.commands.execute(
+      new ChargeSavedMethodCommand(
+        made.buyer,
+        made.amountCents,
+        { orderId, purpose: 'purchase', listingId: made.listingId },
+        `${made.listingTitle} ${made.version}`,
+        orderId,
+      ),
+    );
+    if (intent.status === 'failed') {
+      const reason = `The card was declined: ${intent.failureMessage ?? 'no reason given'}`;
+      await this.commands.execute(
+        new FailCardPurchaseCommand(orderId, intent.id || null, reason, (await alongside?.declined(reason)) ?? []),
+      );
+      return { charged: false, reason };
+    }
+    // `any`: the processor's webhook may have paid the order already; the id makes a second record a no-op.
+    await this.store.appendAtomically([
+      {
+        streamId: orderStreamId(orderId),
+        events: [
+          {
+            eventId: derivedId(PurchasingEvents.OrderCharged, orderId),
+            type: PurchasingEvents.OrderCharged,
+            data: { orderId, paymentIntentId: intent.id, chargedAt: this.clock.now().toISOString() },
+          },
+        ],
+        expected: 'any',
+      },
+      ...((await alongside?.charged()) ?? []),
+    ]);
+    return { charged: true };
+  }
+}

@@ -1,0 +1,92 @@
+import { Logger } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { EventStore, StreamAppend } from '../../../../event-store/event-store';
+import { foldStream, retryOnConflict } from '../../../../event-store/fold-stream';
+import { Clock } from '../../../../platform/clock/clock';
+import { derivedId } from '../../../../platform/ids';
+import { expectedAt } from '../../../wallet/commands/wallet-ledger';
+import {
+  EntitlementEvent,
+  entitlementIdFor,
+  EntitlementState,
+  entitlementStreamId,
+  evolveEntitlement,
+  evolveOrder,
+  OrderEvent,
+  OrderState,
+  orderStreamId,
+} from '../../domain/purchase';
+import { PurchasingEvents } from '../../events';
+import { CompleteCardPurchaseCommand } from './complete-card-purchase.command';
+
+/**
+ * Pays the order and grants the entitlement in one atomic append at both
+ * streams' revisions: a redelivered or second event for the intent finds the
+ * order paid and changes nothing. A payment that arrives after the order
+ * failed is still recorded as paid (the money came), and the listing granted.
+ */
+@CommandHandler(CompleteCardPurchaseCommand)
+export class CompleteCardPurchaseHandler implements ICommandHandler<CompleteCardPurchaseCommand, void> {
+  private readonly logger = new Logger(CompleteCardPurchaseHandler.name);
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+  ) {}
+
+  execute({ orderId, paymentIntentId }: CompleteCardPurchaseCommand): Promise<void> {
+    return retryOnConflict(async () => {
+      const order = await foldStream<OrderState, OrderEvent>(this.store, orderStreamId(orderId), evolveOrder, { status: 'none' });
+      if (order.state.status === 'none') {
+        this.logger.warn(`payment intent ${paymentIntentId} names order ${orderId}, which does not exist: not granted`);
+        return;
+      }
+      if (order.state.status === 'paid') return;
+      const made = order.state.made;
+      const hold = await foldStream<EntitlementState, EntitlementEvent>(
+        this.store,
+        entitlementStreamId(made.userId, made.listingId),
+        evolveEntitlement,
+        { status: 'none' },
+      );
+      const at = this.clock.now().toISOString();
+      const appends: StreamAppend[] = [
+        {
+          streamId: orderStreamId(orderId),
+          events: [
+            {
+              eventId: derivedId(PurchasingEvents.OrderPaid, orderId),
+              type: PurchasingEvents.OrderPaid,
+              data: { orderId, paymentIntentId, paidAt: at },
+            },
+          ],
+          expected: expectedAt(order.revision),
+        },
+      ];
+      if (hold.state.status !== 'granted')
+        appends.push({
+          streamId: entitlementStreamId(made.userId, made.listingId),
+          events: [
+            {
+              eventId: derivedId(PurchasingEvents.EntitlementGranted, orderId),
+              type: PurchasingEvents.EntitlementGranted,
+              data: {
+                entitlementId: entitlementIdFor(made.userId, made.listingId),
+                userId: made.userId,
+                listingId: made.listingId,
+                releaseId: made.releaseId,
+                orderId,
+                vendorSlug: made.vendorSlug,
+                listingSlug: made.listingSlug,
+                listingTitle: made.listingTitle,
+                version: made.version,
+                grantedAt: at,
+              },
+            },
+          ],
+          expected: expectedAt(hold.revision),
+        });
+      await this.store.appendAtomically(appends);
+    });
+  }
+}
