@@ -13,6 +13,7 @@ import { PaymentsSandbox1763890000000 } from './1763890000000-payments-sandbox';
 import { Wallets1763900000000 } from './1763900000000-wallets';
 import { Idempotency1763910000000 } from './1763910000000-idempotency';
 import { Billing1763920000000 } from './1763920000000-billing';
+import { SpendPolicies1763940000000 } from './1763940000000-spend-policies';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   Wallets1763900000000,
   Idempotency1763910000000,
   Billing1763920000000,
+  SpendPolicies1763940000000,
 ];
