@@ -1,4 +1,4 @@
-import { evaluatePurchase, PurchaseTerms } from '../../../src/modules/policies/domain/purchase-evaluation';
+import { evaluatePurchase, PolicyPurchaseTerms } from '../../../src/modules/policies/domain/purchase-evaluation';
 import { DEFAULT_POLICY_RULES, SpendPolicyRules } from '../../../src/modules/policies/domain/spend-policy';
 import { LiveSpendPolicy, SpendPolicyState } from '../../../src/modules/policies/domain/spend-policy.decider';
 import { NO_SPEND, PolicySpend } from '../../../src/modules/policies/domain/spend-window';
@@ -19,7 +19,7 @@ function policy(rules: Partial<SpendPolicyRules> = {}, spend: PolicySpend = NO_S
   };
 }
 
-const terms = (overrides: Partial<PurchaseTerms> = {}): PurchaseTerms => ({
+const terms = (overrides: Partial<PolicyPurchaseTerms> = {}): PolicyPurchaseTerms => ({
   priceCents: 500,
   vendorSlug: 'acme',
   listingType: 'skill',
@@ -27,7 +27,7 @@ const terms = (overrides: Partial<PurchaseTerms> = {}): PurchaseTerms => ({
   ...overrides,
 });
 
-const refusal = (state: SpendPolicyState | null, t: PurchaseTerms) => {
+const refusal = (state: SpendPolicyState | null, t: PolicyPurchaseTerms) => {
   const evaluation = evaluatePurchase(state, t);
   if (evaluation.allowed) throw new Error('expected a refusal');
   return evaluation;

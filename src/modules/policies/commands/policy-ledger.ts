@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventStore, StreamAppend } from '../../../event-store/event-store';
 import { foldStream } from '../../../event-store/fold-stream';
 import { SnapshotStore } from '../../../event-store/snapshot-store';
-import { evaluatePurchase, PurchaseEvaluation, PurchaseTerms } from '../domain/purchase-evaluation';
+import { evaluatePurchase, PolicyPurchaseTerms, PurchaseEvaluation } from '../domain/purchase-evaluation';
 import {
   DecidedSpendPolicyEvent,
   policyStreamId,
@@ -24,11 +24,15 @@ export interface FoldedPolicy {
  * `retryOnConflict` so a lost race decides again on fresh totals:
  *
  *   const policy = await ledger.fold(principal.policyId);
- *   const spend = ledger.decideSpend(policy, { purchaseId, priceCents, vendorSlug, listingType, approved, now });
- *   await store.appendAtomically([purchaseAppend, ...otherAppends, ...ledger.appendsOf(policy, spend)]);
+ *   const spend = ledger.decideSpend(policy, {
+ *     purchaseId: orderId, priceCents, vendorSlug, listingType, approved: false, now,
+ *   });
+ *   await store.appendAtomically([...purchaseAppends, ...ledger.appendsOf(policy, spend)]);
  *
- * `decideSpend` throws PolicyApprovalRequiredError (402 `approval_required`)
- * when the rules refuse an unapproved purchase.
+ * `decideSpend` throws PolicyApprovalRequiredError (402 `approval_required`,
+ * with the rule) when the rules refuse a purchase that was not approved. The
+ * catalogue's purchase terms carry `priceCents`, `vendorSlug` and
+ * `listingType` as the policy reads them.
  */
 @Injectable()
 export class PolicyLedger {
@@ -50,7 +54,7 @@ export class PolicyLedger {
   }
 
   /** The judgement alone, for answering before anything is appended (a quote, the 402 of a purchase). */
-  evaluate(folded: FoldedPolicy, terms: PurchaseTerms): PurchaseEvaluation {
+  evaluate(folded: FoldedPolicy, terms: PolicyPurchaseTerms): PurchaseEvaluation {
     return evaluatePurchase(folded.state, terms);
   }
 

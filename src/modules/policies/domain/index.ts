@@ -6,7 +6,7 @@
  * `PolicyLedger` in ../commands/policy-ledger.ts, which does the I/O).
  */
 export { evaluatePurchase, PolicyApprovalRequiredError } from './purchase-evaluation';
-export type { PolicyRule, PurchaseEvaluation, PurchaseTerms } from './purchase-evaluation';
+export type { PolicyPurchaseTerms, PolicyRule, PurchaseEvaluation } from './purchase-evaluation';
 export {
   initialSpendPolicyState,
   isLivePolicyOf,

@@ -3,7 +3,7 @@ import type { SpendPolicyState } from './spend-policy.decider';
 import { spentInMonthOf, spentOnDayOf } from './spend-window';
 
 /** What a purchase is judged on. `listingType` is a catalogue package type; `now` decides the UTC day and month. */
-export interface PurchaseTerms {
+export interface PolicyPurchaseTerms {
   priceCents: number;
   vendorSlug: string;
   listingType: string;
@@ -37,7 +37,7 @@ const ALLOWED: PurchaseEvaluation = { allowed: true };
  *   approval threshold, then the daily and monthly limits counting the spend
  *   recorded so far in the UTC day (month) plus this purchase.
  */
-export function evaluatePurchase(policy: SpendPolicyState | null, terms: PurchaseTerms): PurchaseEvaluation {
+export function evaluatePurchase(policy: SpendPolicyState | null, terms: PolicyPurchaseTerms): PurchaseEvaluation {
   const price = terms.priceCents;
   if (!Number.isSafeInteger(price) || price < 0)
     throw new DomainError('invalid', 'priceCents must be an integer number of cents of at least 0');

@@ -3,7 +3,7 @@ import { DomainError } from '../../../platform/errors/domain-error';
 import { derivedId } from '../../../platform/ids';
 import { PolicyEvents } from '../events';
 import { PolicyOwner, sameOwner } from './policy-owner';
-import { evaluatePurchase, PolicyApprovalRequiredError, PurchaseTerms } from './purchase-evaluation';
+import { evaluatePurchase, PolicyApprovalRequiredError, PolicyPurchaseTerms } from './purchase-evaluation';
 import { changedFields, checkedRules, SpendPolicyChanges, SpendPolicyRules } from './spend-policy';
 import { addSpend, NO_SPEND, PolicySpend } from './spend-window';
 
@@ -56,7 +56,7 @@ export interface LiveSpendPolicy extends SpendPolicyRules {
 export type SpendPolicyState = { status: 'none' } | { status: 'deleted'; policyId: string; owner: PolicyOwner } | LiveSpendPolicy;
 
 /** A purchase to record against the policy: its terms and who pays for the exception, if anyone. */
-export interface SpendToRecord extends PurchaseTerms {
+export interface SpendToRecord extends PolicyPurchaseTerms {
   purchaseId: string;
   /**
    * The owner approved this purchase: it is recorded even past the rules,
