@@ -65,8 +65,7 @@ export function checkedRules(rules: SpendPolicyRules): SpendPolicyRules {
   const vendorAllowlist = [...new Set(rules.vendorAllowlist)];
   if (vendorAllowlist.length > POLICY_LIMITS.vendorAllowlist)
     throw new DomainError('invalid', `vendorAllowlist must name at most ${POLICY_LIMITS.vendorAllowlist} vendors`);
-  const badSlug = vendorAllowlist.find((slug) => typeof slug !== 'string' || !VENDOR_SLUG.test(slug));
-  if (badSlug !== undefined)
+  if (vendorAllowlist.some((slug) => typeof slug !== 'string' || !VENDOR_SLUG.test(slug)))
     throw new DomainError('invalid', 'vendorAllowlist must hold vendor slugs (2-32 lowercase letters, digits or hyphens)');
   const blockedTypes = [...new Set(rules.blockedTypes)];
   if (blockedTypes.some((type) => !(POLICY_PACKAGE_TYPES as readonly string[]).includes(type)))
@@ -88,20 +87,4 @@ export function checkedRules(rules: SpendPolicyRules): SpendPolicyRules {
 export function changedFields(before: SpendPolicyRules, after: SpendPolicyRules): (keyof SpendPolicyRules)[] {
   const fields: (keyof SpendPolicyRules)[] = ['name', ...CENTS_RULES, 'vendorAllowlist', 'blockedTypes', 'active'];
   return fields.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
-}
-
-/** Just the rules of something that holds them (a policy's state, an event's data). */
-export function rulesOf(source: SpendPolicyRules): SpendPolicyRules {
-  const { name, maxPerPurchaseCents, dailyLimitCents, monthlyLimitCents, requireApprovalAboveCents } = source;
-  const { vendorAllowlist, blockedTypes, active } = source;
-  return {
-    name,
-    maxPerPurchaseCents,
-    dailyLimitCents,
-    monthlyLimitCents,
-    requireApprovalAboveCents,
-    vendorAllowlist,
-    blockedTypes,
-    active,
-  };
 }
