@@ -10,6 +10,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { BillingModule } from './modules/billing/billing.module';
 import { CatalogModule } from './modules/catalog/catalog.module';
 import { HealthModule } from './modules/health/health.module';
+import { PoliciesModule } from './modules/policies/policies.module';
 import { UsersModule } from './modules/users/users.module';
 import { VendorsModule } from './modules/vendors/vendors.module';
 import { WalletModule } from './modules/wallet/wallet.module';
@@ -54,6 +55,7 @@ export class AppModule {
         BillingModule,
         WalletModule,
         PurchasingModule,
+        PoliciesModule,
         HealthModule,
         ...features,
       ],

@@ -260,6 +260,13 @@ export class FuzzWorld implements Tokens {
       this.seeds.path.push({ values: { id: tokenId }, near: 'tokens', owner: key });
     }
 
+    // A spend policy per caller, for PATCH and DELETE to find and new tokens to be bound to.
+    for (const key of Object.keys(SCOPED) as (keyof typeof SCOPED)[]) {
+      const policy = await this.expect(this.caller(key).call('POST', '/v1/policies', { name: `fuzz ${key}` }), 201);
+      this.seeds.path.push({ values: { id: policy.id }, near: 'policies', owner: key });
+      (this.seeds.fields.policyId ??= []).push(policy.id);
+    }
+
     // The vendor's domain record is published, so the check can pass; device and GitHub codes are pending.
     const { record } = await this.expect(sell.call('POST', '/v1/vendor/verify/domain'), 200);
     this.fakes.dns.setTxt(`${vendor}.example.com`, [record]);

@@ -14,6 +14,8 @@ import { Wallets1763900000000 } from './1763900000000-wallets';
 import { Idempotency1763910000000 } from './1763910000000-idempotency';
 import { Billing1763920000000 } from './1763920000000-billing';
 import { Purchasing1763930000000 } from './1763930000000-purchasing';
+import { SpendPolicies1763940000000 } from './1763940000000-spend-policies';
+import { TokenPolicies1763950000000 } from './1763950000000-token-policies';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -33,4 +35,6 @@ export const MIGRATIONS = [
   Idempotency1763910000000,
   Billing1763920000000,
   Purchasing1763930000000,
+  SpendPolicies1763940000000,
+  TokenPolicies1763950000000,
 ];

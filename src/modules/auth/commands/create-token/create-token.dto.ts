@@ -23,7 +23,7 @@ export class CreateTokenDto {
   @Max(3650)
   expiresInDays?: number;
 
-  /** A spend policy to attach (once spend policies exist). */
+  /** One of the caller's spend policies (active or not, not deleted) to enforce on every purchase made with the token. */
   @IsOptional()
   @IsUUID()
   policyId?: string;

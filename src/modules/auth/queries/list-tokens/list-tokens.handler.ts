@@ -13,10 +13,12 @@ export class ListTokensHandler implements IQueryHandler<ListTokensQuery, TokenLi
 
   async execute(query: ListTokensQuery): Promise<TokenListItem[]> {
     const rows = await this.dataSource.query(
-      `SELECT id, name, scopes, policy_id, last_used_at, expires_at, revoked_at, created_at
-         FROM api_tokens
-        WHERE user_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)
-        ORDER BY created_at DESC, id`,
+      `SELECT t.id, t.name, t.scopes, t.policy_id, p.name AS policy_name, t.last_used_at, t.expires_at, t.revoked_at,
+              t.created_at
+         FROM api_tokens t
+         LEFT JOIN token_policies p ON p.policy_id = t.policy_id
+        WHERE t.user_id = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > $2)
+        ORDER BY t.created_at DESC, t.id`,
       [query.userId, this.clock.now()],
     );
     return rows.map((row: Record<string, unknown>) => toListItem(row));
@@ -30,7 +32,8 @@ function toListItem(row: Record<string, unknown>): TokenListItem {
     name: row.name as string,
     scopes: row.scopes as string[],
     policyId: (row.policy_id as string | null) ?? null,
-    policyName: null, // spend policies arrive with their own issue
+    // Null for a policy deleted since: the token stays bound to it and fails closed.
+    policyName: (row.policy_name as string | null) ?? null,
     lastUsedAt: iso(row.last_used_at),
     expiresAt: iso(row.expires_at),
     revokedAt: iso(row.revoked_at),
