@@ -14,4 +14,10 @@ export const PurchasingEvents = defineEventCatalogue('purchasing', {
   EntitlementGranted: { schemaVersion: 1 },
   /** The held card purchase failed: the buyer may try again. */
   EntitlementReleased: { schemaVersion: 1 },
+  // One stream per approval, `approval-<id>`: a purchase a spend policy refused, for its owner to decide.
+  /** The exact terms the owner is asked to approve: listing, release, price, funding, policy and the rule. */
+  PurchaseApprovalRequested: { schemaVersion: 1 },
+  /** Appended with the purchase it executed, in the same atomic append: an approval buys once. */
+  PurchaseApprovalApproved: { schemaVersion: 1 },
+  PurchaseApprovalDeclined: { schemaVersion: 1 },
 });

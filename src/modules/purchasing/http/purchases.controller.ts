@@ -42,14 +42,18 @@ export class PurchasesController {
   @ApiNotFoundResponse({ description: 'Unknown or draft listing, or a release that is not a published one of it' })
   purchase(@CurrentPrincipal() principal: Principal, @Body() body: PurchaseDto): Promise<PurchaseResult> {
     return this.commands.execute(
-      new PurchaseCommand(principal.userId, {
-        listingId: body.listingId,
-        releaseId: body.releaseId,
-        maxPriceCents: body.maxPriceCents,
-        useWallet: body.useWallet,
-        orgSlug: body.orgSlug,
-        channel: body.channel,
-      }),
+      new PurchaseCommand(
+        principal.userId,
+        {
+          listingId: body.listingId,
+          releaseId: body.releaseId,
+          maxPriceCents: body.maxPriceCents,
+          useWallet: body.useWallet,
+          orgSlug: body.orgSlug,
+          channel: body.channel,
+        },
+        { tokenId: principal.tokenId, policyId: principal.policyId },
+      ),
     );
   }
 

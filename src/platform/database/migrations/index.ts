@@ -16,6 +16,7 @@ import { Billing1763920000000 } from './1763920000000-billing';
 import { Purchasing1763930000000 } from './1763930000000-purchasing';
 import { SpendPolicies1763940000000 } from './1763940000000-spend-policies';
 import { TokenPolicies1763950000000 } from './1763950000000-token-policies';
+import { Approvals1763960000000 } from './1763960000000-approvals';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   Purchasing1763930000000,
   SpendPolicies1763940000000,
   TokenPolicies1763950000000,
+  Approvals1763960000000,
 ];

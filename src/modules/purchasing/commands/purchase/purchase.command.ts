@@ -14,11 +14,20 @@ export interface PurchaseRequest {
   channel?: PurchaseChannel;
 }
 
+/** The token a purchase is made with: its spend policy is enforced before any money moves. */
+export interface PurchaseCaller {
+  tokenId: string | null;
+  policyId: string | null;
+}
+
 /** Buys a listing for the caller: free, from the wallet, or by card. */
 export class PurchaseCommand extends Command<PurchaseAnswer> {
   constructor(
     readonly userId: string,
     readonly request: PurchaseRequest,
+    readonly caller: PurchaseCaller = { tokenId: null, policyId: null },
+    /** Set when the policy's owner approved this purchase: executed once, on the approved terms. */
+    readonly approvalId?: string,
   ) {
     super();
   }

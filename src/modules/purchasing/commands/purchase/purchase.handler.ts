@@ -9,6 +9,8 @@ import { DomainError } from '../../../../platform/errors/domain-error';
 import { derivedId } from '../../../../platform/ids';
 import { IdempotentRequest } from '../../../../platform/http/idempotency';
 import { GetPaymentMethodsQuery } from '../../../billing/queries/get-payment-methods/get-payment-methods.query';
+import { PolicyLedger } from '../../../policies/commands/policy-ledger';
+import { PolicyApprovalRequiredError, SpendPolicyState } from '../../../policies/domain';
 import { GetPurchaseTermsQuery, PurchaseTerms } from '../../../catalog/queries/get-purchase-terms/get-purchase-terms.query';
 import { expectedAt, WalletLedger } from '../../../wallet/commands/wallet-ledger';
 import { walletDecider } from '../../../wallet/domain/wallet.decider';
@@ -26,6 +28,7 @@ import {
   splitSale,
 } from '../../domain/purchase';
 import { PurchasingEvents } from '../../events';
+import { APPROVAL_LIFETIME_MS, ApprovalEvent, ApprovalState, approvalStreamId, evolveApproval } from '../../domain/approval';
 import { ChargeCardPurchaseCommand } from '../charge-card-purchase/charge-card-purchase.command';
 import { PurchaseAnswer, PurchaseCommand } from './purchase.command';
 
@@ -43,14 +46,17 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     private readonly queries: QueryBus,
     private readonly commands: CommandBus,
     private readonly ledger: WalletLedger,
+    private readonly policies: PolicyLedger,
     private readonly clock: Clock,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
-  async execute({ userId, request }: PurchaseCommand): Promise<PurchaseAnswer> {
+  async execute(command: PurchaseCommand): Promise<PurchaseAnswer> {
+    const { userId, request } = command;
     // Organizations arrive with their own issue; until then no slug names one.
     if (request.orgSlug !== undefined) throw new DomainError('not_found', 'Organization not found');
     const terms = await this.queries.execute(new GetPurchaseTermsQuery(request.listingId, request.releaseId));
+    if (command.approvalId) await this.refuseIfPriceRose(command.approvalId, terms);
     if (request.maxPriceCents !== undefined && terms.priceCents > request.maxPriceCents)
       throw new DomainError(
         'conflict',
@@ -59,17 +65,20 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     const funding: FundingSource = terms.priceCents === 0 ? 'free' : request.useWallet ? 'wallet' : 'card';
     if (funding === 'card') await this.requireSavedCard(userId, terms);
     const orderId = IdempotentRequest.derivedId('Order') ?? randomUUID();
-    const decide = () => retryOnConflict(() => this.decide(userId, request, terms, funding, orderId));
+    const decide = () => retryOnConflict(() => this.decide(command, terms, funding, orderId));
     return funding === 'wallet' ? this.ledger.exclusively(userWallet(userId), decide) : decide();
   }
 
   private async decide(
-    userId: string,
-    request: PurchaseCommand['request'],
+    command: PurchaseCommand,
     terms: PurchaseTerms,
     funding: FundingSource,
     orderId: string,
   ): Promise<PurchaseAnswer> {
+    const { userId, request } = command;
+    const now = this.clock.now();
+    // An approval is decided first: a second approval of it is a conflict, not an `already_owned`.
+    const approval = command.approvalId ? await this.approvalAppend(command.approvalId, orderId, now) : undefined;
     const entitlementId = entitlementIdFor(userId, terms.listingId);
     const entitlementStream = entitlementStreamId(userId, terms.listingId);
     const held = await foldStream<EntitlementState, EntitlementEvent>(this.store, entitlementStream, evolveEntitlement, {
@@ -80,7 +89,6 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     if (held.state.status === 'pending')
       return { status: 'purchased', entitlementId, orderId: held.state.orderId, amountCents: terms.priceCents };
 
-    const now = this.clock.now();
     const made: PurchaseMade = {
       type: PurchasingEvents.PurchaseMade,
       data: {
@@ -136,6 +144,10 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
         expected: expectedAt(held.revision),
       },
     ];
+    // The token's spend policy: its spend recorded in this same append (so concurrent purchases cannot jointly pass
+    // a limit), or, when a rule refuses, an approval for its owner instead of the purchase.
+    appends.push(...(await this.policyAppends(command, terms, orderId, now)));
+    if (approval) appends.push(approval);
     let answer: PurchaseAnswer = { status: 'purchased', entitlementId, orderId, amountCents: terms.priceCents };
     if (funding === 'card') {
       // Held before the charge, so the processor's webhook always finds a pending order; the answer is recorded once the charge is.
@@ -184,6 +196,117 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     );
     if (!outcome.charged) throw refusal ?? this.checkoutRequired(terms, outcome.reason);
     return answer;
+  }
+
+  private async policyAppends(
+    command: PurchaseCommand,
+    terms: PurchaseTerms,
+    orderId: string,
+    now: Date,
+  ): Promise<StreamAppend[]> {
+    const { policyId } = command.caller;
+    if (!policyId) return [];
+    const policy = await this.policies.fold(policyId);
+    try {
+      const spend = this.policies.decideSpend(policy, {
+        purchaseId: orderId,
+        priceCents: terms.priceCents,
+        vendorSlug: terms.vendorSlug,
+        listingType: terms.listingType,
+        approved: command.approvalId !== undefined,
+        now,
+      });
+      return this.policies.appendsOf(policy, spend);
+    } catch (error) {
+      if (!(error instanceof PolicyApprovalRequiredError)) throw error;
+      throw await this.requestApproval(command, terms, policy.state, error.evaluation, now);
+    }
+  }
+
+  /**
+   * Records what the agent asked to buy, for the policy's owner to approve or
+   * decline (`/v1/approvals/:id`), and answers 402 `approval_required`. With an
+   * Idempotency-Key, a retry answers the same approval.
+   */
+  private async requestApproval(
+    command: PurchaseCommand,
+    terms: PurchaseTerms,
+    policy: SpendPolicyState,
+    refusal: { rule: string; reason: string },
+    now: Date,
+  ): Promise<DomainError> {
+    const approvalId = IdempotentRequest.derivedId('Approval') ?? randomUUID();
+    const ownerId = policy.status !== 'none' && policy.owner.kind === 'user' ? policy.owner.id : command.userId;
+    const requested: ApprovalEvent = {
+      type: PurchasingEvents.PurchaseApprovalRequested,
+      data: {
+        approvalId,
+        requesterId: command.userId,
+        ownerId,
+        tokenId: command.caller.tokenId,
+        policyId: command.caller.policyId!,
+        rule: refusal.rule,
+        reason: refusal.reason,
+        terms: {
+          listingId: terms.listingId,
+          releaseId: terms.releaseId,
+          priceCents: terms.priceCents,
+          useWallet: command.request.useWallet ?? false,
+          channel: command.request.channel ?? 'api',
+          listingTitle: terms.listingTitle,
+          vendorSlug: terms.vendorSlug,
+          version: terms.version,
+        },
+        requestedAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + APPROVAL_LIFETIME_MS).toISOString(),
+      },
+    };
+    const details = {
+      status: 'approval_required',
+      approvalUrl: `${this.config.webUrl}/approvals/${approvalId}`,
+      reason: refusal.reason,
+      rule: refusal.rule,
+    };
+    await this.store.appendAtomically([
+      {
+        streamId: approvalStreamId(approvalId),
+        events: [{ eventId: derivedId(requested.type, approvalId), ...requested }],
+        expected: 'no_stream',
+      },
+      ...(await IdempotentRequest.recordAnswer({ ...details, message: refusal.reason }, 402)),
+    ]);
+    return new DomainError('payment_required', refusal.reason, details);
+  }
+
+  /** The approval, marked approved in the purchase's own append at its revision: it executes once. */
+  private async approvalAppend(approvalId: string, orderId: string, now: Date): Promise<StreamAppend> {
+    const approval = await foldStream<ApprovalState, ApprovalEvent>(this.store, approvalStreamId(approvalId), evolveApproval, {
+      status: 'none',
+    });
+    if (approval.state.status !== 'pending') throw new DomainError('conflict', 'This approval was already decided');
+    const approved: ApprovalEvent = {
+      type: PurchasingEvents.PurchaseApprovalApproved,
+      data: { approvalId, orderId, approvedAt: now.toISOString() },
+    };
+    return {
+      streamId: approvalStreamId(approvalId),
+      events: [{ eventId: derivedId(approved.type, approvalId), ...approved }],
+      expected: expectedAt(approval.revision),
+    };
+  }
+
+  /** An approval covers the price it was asked for: a higher one now is refused, and nothing moves. */
+  private async refuseIfPriceRose(approvalId: string, terms: PurchaseTerms): Promise<void> {
+    const { state } = await foldStream<ApprovalState, ApprovalEvent>(this.store, approvalStreamId(approvalId), evolveApproval, {
+      status: 'none',
+    });
+    if (state.status === 'none') throw new DomainError('not_found', 'Approval not found');
+    const approvedCents = state.request.terms.priceCents;
+    if (terms.priceCents > approvedCents)
+      throw new DomainError(
+        'conflict',
+        `The price rose from ${approvedCents} to ${terms.priceCents} cents since this purchase was asked for: it was not bought`,
+      );
   }
 
   /** A card purchase charges the saved card off-session; without one, the buyer must check out on the web. */

@@ -1,0 +1,80 @@
+import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { EventStore } from '../../../../event-store/event-store';
+import { foldStream } from '../../../../event-store/fold-stream';
+import { Clock } from '../../../../platform/clock/clock';
+import { DomainError } from '../../../../platform/errors/domain-error';
+import { derivedId, isUuid } from '../../../../platform/ids';
+import { ApprovalEvent, ApprovalState, approvalStreamId, decidableBy, evolveApproval } from '../../domain/approval';
+import { PurchasingEvents } from '../../events';
+import { expectedAt } from '../../../wallet/commands/wallet-ledger';
+import { PurchaseAnswer, PurchaseCommand } from '../purchase/purchase.command';
+import { ApprovePurchaseCommand, DeclinePurchaseCommand } from './approve-purchase.command';
+
+function refuseBoundTokens(approverPolicyId: string | null): void {
+  if (approverPolicyId)
+    throw new DomainError(
+      'forbidden',
+      'A token bound to a spend policy cannot approve or decline purchases: use your own account',
+    );
+}
+
+@CommandHandler(ApprovePurchaseCommand)
+export class ApprovePurchaseHandler implements ICommandHandler<ApprovePurchaseCommand, PurchaseAnswer> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly commands: CommandBus,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ approvalId, ownerId, approverPolicyId }: ApprovePurchaseCommand): Promise<PurchaseAnswer> {
+    refuseBoundTokens(approverPolicyId);
+    if (!isUuid(approvalId)) throw new DomainError('not_found', 'Approval not found');
+    const { state } = await foldStream<ApprovalState, ApprovalEvent>(this.store, approvalStreamId(approvalId), evolveApproval, {
+      status: 'none',
+    });
+    const { request } = decidableBy(state, ownerId, this.clock.now());
+    // The purchase appends the approval's `approved` in its own atomic append: a second approval finds it decided.
+    return this.commands.execute(
+      new PurchaseCommand(
+        request.requesterId,
+        {
+          listingId: request.terms.listingId,
+          releaseId: request.terms.releaseId,
+          useWallet: request.terms.useWallet,
+          channel: request.terms.channel,
+        },
+        { tokenId: request.tokenId, policyId: request.policyId },
+        approvalId,
+      ),
+    );
+  }
+}
+
+@CommandHandler(DeclinePurchaseCommand)
+export class DeclinePurchaseHandler implements ICommandHandler<DeclinePurchaseCommand, void> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ approvalId, ownerId, approverPolicyId }: DeclinePurchaseCommand): Promise<void> {
+    refuseBoundTokens(approverPolicyId);
+    if (!isUuid(approvalId)) throw new DomainError('not_found', 'Approval not found');
+    const stream = approvalStreamId(approvalId);
+    const { state, revision } = await foldStream<ApprovalState, ApprovalEvent>(this.store, stream, evolveApproval, {
+      status: 'none',
+    });
+    decidableBy(state, ownerId, this.clock.now());
+    await this.store.append(
+      stream,
+      [
+        {
+          eventId: derivedId(PurchasingEvents.PurchaseApprovalDeclined, approvalId),
+          type: PurchasingEvents.PurchaseApprovalDeclined,
+          data: { approvalId, declinedAt: this.clock.now().toISOString() },
+        },
+      ],
+      expectedAt(revision),
+    );
+  }
+}
