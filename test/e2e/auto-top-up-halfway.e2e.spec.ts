@@ -3,6 +3,7 @@ import { CommandBus, ICommand } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/app-config';
 import { EventStore } from '../../src/event-store/event-store';
+import { ChargeSavedMethodCommand } from '../../src/modules/billing/commands/charge-saved-method/charge-saved-method.command';
 import { RecordTopUpChargeCommand } from '../../src/modules/wallet/commands/record-top-up-charge/record-top-up-charge.command';
 import { userWallet } from '../../src/modules/wallet/domain/wallet-owner';
 import { Queues } from '../../src/platform/queue/queues';
@@ -56,11 +57,45 @@ describe('the auto top-up process, killed halfway', () => {
     expect(topUp.map((e) => e.type)).toEqual(['TopUpRequested', 'TopUpCharged']);
     expect(topUp[1].data.paymentIntentId).toBe(intents[0].id);
 
+    // Run again once charged (a redelivered job, the processor's key long forgotten): no second charge.
+    await new AutoTopUpProcess(bus, app.server.app.get(Queues), config).run(job);
+    expect(
+      await app.server.app
+        .get(DataSource)
+        .query('SELECT count(*)::int AS n FROM sandbox_payment_intents WHERE metadata @> $1', [
+          JSON.stringify({ topUpId: job.topUpId }),
+        ]),
+    ).toEqual([{ n: 1 }]);
+
     await settleSandboxIntent(app, intents[0].id);
     const { transactions } = await eventually(async () => {
       const page = await json(await caller.call('GET', '/v1/wallet/transactions'));
       return page.transactions.length === 1 && page;
     });
     expect(transactions[0]).toMatchObject({ type: 'auto_top_up', amountCents: 2500, balanceAfterCents: 2500 });
+  });
+
+  it('fails the top-up when its last attempt fails, so the wallet may ask again', async () => {
+    const bus = app.server.app.get(CommandBus);
+    const processorDown = {
+      execute: (command: ICommand) => {
+        if (command instanceof ChargeSavedMethodCommand) throw new Error('processor unreachable');
+        return bus.execute(command);
+      },
+    } as unknown as CommandBus;
+    const config = loadConfig({ NODE_ENV: 'test', RUN_PROCESSORS: 'false' });
+    const data = {
+      topUpId: randomUUID(),
+      owner: userWallet(caller.userId),
+      amountCents: 1000,
+      causationId: randomUUID(),
+      correlationId: randomUUID(),
+    };
+    const process = new AutoTopUpProcess(processorDown, app.server.app.get(Queues), config);
+    await expect(process.deliver({ data, attemptsMade: 0, opts: { attempts: 3 } })).rejects.toThrow('unreachable');
+    const stream = () => app.server.app.get(EventStore).readStream(`top-up-${data.topUpId}`);
+    expect((await stream()).map((e) => e.type)).toEqual(['TopUpRequested']);
+    await expect(process.deliver({ data, attemptsMade: 2, opts: { attempts: 3 } })).rejects.toThrow('unreachable');
+    expect((await stream()).map((e) => e.type)).toEqual(['TopUpRequested', 'TopUpFailed']);
   });
 });

@@ -122,6 +122,17 @@ describe('Idempotency-Key', () => {
     expect((await charge(caller, key, { amountCents: 500 })).headers.get('idempotent-replayed')).toBe('true');
   });
 
+  it('lets a real top-up key be used again after its TTL: a new intent, not a conflict', async () => {
+    const key = randomUUID();
+    const first = await caller.call('POST', '/v1/wallet/top-up', { amountCents: 600 }, { 'idempotency-key': key });
+    expect(first.status).toBe(200);
+    clock.advance(25 * 3_600_000);
+    const again = await caller.call('POST', '/v1/wallet/top-up', { amountCents: 600 }, { 'idempotency-key': key });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect((await json(again)).clientSecret).not.toBe((await json(first)).clientSecret);
+  });
+
   it.each([
     ['empty', ''],
     ['with a space', 'a key'],

@@ -170,6 +170,14 @@ describe('wallets and top-ups, through the Stripe SDK against a loopback Stripe'
     expect((await json(answer)).message).toMatch(/amountCents/);
   });
 
+  it('answers 502 with Retry-After when the processor fails, and never a 500', async () => {
+    stripe.failNextRequests(3, 500);
+    const answer = await caller.call('POST', '/v1/wallet/top-up', { amountCents: 500 });
+    expect(answer.status).toBe(502);
+    expect(answer.headers.get('retry-after')).toBe('5');
+    expect((await json(answer)).message).toMatch(/payment processor/);
+  });
+
   it('needs the purchase scope to top up (403), any token to read', async () => {
     const reader = await newCaller(app, ['read']);
     expect((await reader.call('POST', '/v1/wallet/top-up', { amountCents: 500 })).status).toBe(403);

@@ -19,7 +19,7 @@ export const WalletEvents = defineEventCatalogue('wallet', {
   AutoTopUpFailed: { schemaVersion: 1 },
   // One stream per top-up, `top-up-<topUpId>`: our record of the payment intent that funds it.
   TopUpRequested: { schemaVersion: 1 },
-  /** An auto top-up's off-session charge was accepted by the processor. */
+  /** The processor's intent for the top-up: one the client confirms, or an auto top-up's off-session charge. */
   TopUpCharged: { schemaVersion: 1 },
   TopUpSucceeded: { schemaVersion: 1 },
   TopUpFailed: { schemaVersion: 1 },

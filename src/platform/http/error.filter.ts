@@ -8,6 +8,7 @@ import {
 } from '../../event-store/event-store';
 import { isConnectionRefused } from '../database/connection-refused';
 import { DomainError, DomainErrorCode } from '../errors/domain-error';
+import { UpstreamError } from '../errors/upstream-error';
 
 const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
   invalid: 400,
@@ -52,6 +53,15 @@ export function toErrorResponse(error: unknown, logger: Logger, request?: Fastif
       status: HttpStatus.SERVICE_UNAVAILABLE,
       body: { message: 'The event store is unavailable; try again shortly' },
       headers: { 'retry-after': String(EVENT_STORE_RETRY_AFTER_SECONDS) },
+    };
+  }
+  // An outside system failed us (the payment processor): said plainly, its details only in our log.
+  if (error instanceof UpstreamError) {
+    logger.warn({ err: { name: error.name, message: error.message }, reqId: request?.id }, 'outside system failed');
+    return {
+      status: HttpStatus.BAD_GATEWAY,
+      body: { message: `${error.publicMessage}; try again shortly` },
+      headers: { 'retry-after': '5' },
     };
   }
   if (error instanceof HttpException) {

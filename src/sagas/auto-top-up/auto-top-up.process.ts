@@ -5,6 +5,7 @@ import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
 import { withEventContext } from '../../event-store/event-context';
 import { ChargeSavedMethodCommand } from '../../modules/billing/commands/charge-saved-method/charge-saved-method.command';
+import { FailTopUpCommand } from '../../modules/wallet/commands/fail-top-up/fail-top-up.command';
 import { OpenAutoTopUpCommand } from '../../modules/wallet/commands/open-auto-top-up/open-auto-top-up.command';
 import { RecordTopUpChargeCommand } from '../../modules/wallet/commands/record-top-up-charge/record-top-up-charge.command';
 import { WalletOwner, walletStreamId } from '../../modules/wallet/domain/wallet-owner';
@@ -41,12 +42,34 @@ export class AutoTopUpProcess implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     if (!this.config.runProcessors) return;
-    this.queues.worker<AutoTopUpJob>(AUTO_TOP_UP_QUEUE, (job: Job<AutoTopUpJob>) => this.run(job.data), { concurrency: 2 });
+    this.queues.worker<AutoTopUpJob>(AUTO_TOP_UP_QUEUE, (job: Job<AutoTopUpJob>) => this.deliver(job), { concurrency: 2 });
+  }
+
+  /**
+   * One delivery. When the last attempt fails too (the processor down for
+   * good, the card removed), the top-up is failed, which frees the wallet to
+   * ask again on its next debit rather than wait forever.
+   */
+  async deliver(job: Pick<Job<AutoTopUpJob>, 'data' | 'attemptsMade' | 'opts'>): Promise<void> {
+    try {
+      await this.run(job.data);
+    } catch (error) {
+      if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+        const reason = `The charge could not be made: ${error instanceof Error ? error.message : String(error)}`;
+        await withEventContext({ correlationId: job.data.correlationId, causationId: job.data.causationId }, () =>
+          this.commands.execute(new FailTopUpCommand(job.data.topUpId, null, null, reason)),
+        );
+      }
+      throw error;
+    }
   }
 
   run(job: AutoTopUpJob): Promise<void> {
     return withEventContext({ correlationId: job.correlationId, causationId: job.causationId }, async () => {
-      await this.commands.execute(new OpenAutoTopUpCommand(job.topUpId, job.owner, job.amountCents));
+      const topUp = await this.commands.execute(new OpenAutoTopUpCommand(job.topUpId, job.owner, job.amountCents));
+      // Charged already (a job run again, maybe after the processor forgot its idempotency key), settled or failed:
+      // a second charge would be a second payment.
+      if (topUp.status !== 'requested' || topUp.paymentIntentId !== null) return;
       const intent = await this.commands.execute(
         new ChargeSavedMethodCommand(
           job.owner,

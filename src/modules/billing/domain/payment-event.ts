@@ -41,7 +41,9 @@ export function readPaymentEvent(body: unknown): PaymentEventReceived['data'] | 
   const { id, type, created, data } = body;
   if (typeof id !== 'string' || !PROCESSOR_ID.test(id)) throw notAnEvent('id is missing or malformed');
   if (typeof type !== 'string' || type.length === 0 || type.length > 255) throw notAnEvent('type is missing');
-  if (typeof created !== 'number' || !Number.isSafeInteger(created) || created < 0) throw notAnEvent('created is missing');
+  // Unix seconds; past the year 5000 is no event of the processor's (and no Date can hold much more).
+  if (typeof created !== 'number' || !Number.isSafeInteger(created) || created < 0 || created > 95_617_584_000)
+    throw notAnEvent('created is missing or not a time');
   if (!isRecord(data) || !isRecord(data.object)) throw notAnEvent('data.object is missing');
   if (!(HANDLED_PAYMENT_EVENT_TYPES as readonly string[]).includes(type)) return null;
   const object = data.object;

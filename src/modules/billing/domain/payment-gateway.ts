@@ -1,3 +1,5 @@
+import { UpstreamError } from '../../../platform/errors/upstream-error';
+
 /**
  * The payment processor, as the service uses it. Two adapters: `stripe` (the
  * official SDK) and `sandbox` (intents kept in our own database, settled by a
@@ -89,9 +91,9 @@ export type CardPaymentMethod = {
 };
 
 /** The processor could not be reached or refused a call we made correctly: a 502 for the client, a retry for a job. */
-export class PaymentGatewayError extends Error {
+export class PaymentGatewayError extends UpstreamError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super('The payment processor could not complete the request', message, options);
     this.name = 'PaymentGatewayError';
   }
 }

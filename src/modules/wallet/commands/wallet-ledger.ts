@@ -3,6 +3,8 @@ import { EventStore, ExpectedState, StreamAppend } from '../../../event-store/ev
 import { foldStream } from '../../../event-store/fold-stream';
 import { SnapshotStore } from '../../../event-store/snapshot-store';
 import { KeyedMutex } from '../../../platform/concurrency/keyed-mutex';
+import { isUuid } from '../../../platform/ids';
+import { topUpStreamId } from '../domain/top-up.decider';
 import { DecidedWalletEvent, walletDecider, WalletState } from '../domain/wallet.decider';
 import { WalletOwner, walletStreamId } from '../domain/wallet-owner';
 
@@ -40,6 +42,13 @@ export class WalletLedger {
       walletDecider.initialState,
       { snapshots: this.snapshots, policy: walletDecider.snapshot },
     );
+  }
+
+  /** The wallet a top-up funds, or null for a top-up we never recorded. */
+  async ownerOfTopUp(topUpId: string | null): Promise<WalletOwner | null> {
+    if (!topUpId || !isUuid(topUpId)) return null;
+    const [requested] = await this.store.readStream(topUpStreamId(topUpId), { maxCount: 1 });
+    return (requested?.data.owner as WalletOwner | undefined) ?? null;
   }
 
   /** The wallet's part of an atomic append, at the revision it was folded at. */

@@ -18,7 +18,7 @@ export type TopUpEvent =
         owner: WalletOwner;
         source: TopUpSource;
         amountCents: number;
-        /** Null for an auto top-up, recorded before the processor is asked to charge. */
+        /** Null: recorded before the processor is asked, so its webhook always finds the top-up (TopUpCharged names the intent). */
         paymentIntentId: string | null;
         requestedAt: string;
       };

@@ -4,7 +4,7 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import stableStringify from 'fast-json-stable-stringify';
-import { from, Observable } from 'rxjs';
+import { from, lastValueFrom, Observable } from 'rxjs';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
 import { EventStore, ExpectedState, WrongExpectedVersionError } from '../../../event-store/event-store';
@@ -97,24 +97,22 @@ export class IdempotencyInterceptor implements NestInterceptor {
       };
       let result: unknown;
       try {
-        result = await withIdempotentRequest(
-          scope,
-          () =>
-            new Promise((resolve, reject) =>
-              next.handle().subscribe({ next: resolve, error: reject, complete: () => resolve(undefined) }),
-            ),
-        );
+        result = await withIdempotentRequest(scope, () => lastValueFrom(next.handle(), { defaultValue: undefined }));
       } catch (error) {
-        // Another instance recorded an answer for the key while this one executed: that answer stands.
-        if (error instanceof WrongExpectedVersionError && error.streamId === streamId) {
+        // A lost race (another instance, or a retry after a lapsed claim) may have recorded the answer: it stands.
+        if (error instanceof WrongExpectedVersionError) {
           const winner = await this.recorded(streamId);
           if (isAnswer(winner)) return this.replay(winner, fingerprint, reply);
         }
         throw error;
       }
       if (!scope.answer) return result;
-      void reply.status(scope.answer.status);
-      return scope.answer.body;
+      // Only an answer that was stored is sent as recorded: an attempt that recorded one and then lost its
+      // append's race may have answered otherwise on its retry.
+      const stored = await this.recorded(streamId);
+      if (!isAnswer(stored) || stored.fingerprint !== fingerprint) return result;
+      void reply.status(stored.status);
+      return stored.body;
     } finally {
       await this.inFlight.release(scopeKey, claim).catch(() => undefined);
     }

@@ -30,10 +30,14 @@ export function withIdempotentRequest<T>(scope: IdempotentRequestScope, work: ()
  * both are inert, so a handler needs no branch of its own.
  */
 export const IdempotentRequest = {
-  /** An id for what this request creates, derived from the caller's key; undefined without a key. */
+  /**
+   * An id for what this request creates, derived from the caller's key (and
+   * the key's generation: a key reused after its time to live creates anew);
+   * undefined without a key.
+   */
   derivedId(kind: string): string | undefined {
     const scope = scopes.getStore();
-    return scope ? derivedId(kind, scope.scopeKey) : undefined;
+    return scope ? derivedId(kind, scope.scopeKey, String(scope.expected)) : undefined;
   },
 
   /**

@@ -4,10 +4,11 @@ import { Pool } from 'pg';
 import { PG_POOL } from '../../database/database.module';
 
 /**
- * How long a request holds its key. A process that dies mid-request leaves
+ * How long a request holds its key: longer than a request with its processor
+ * calls and their retries can take. A process that dies mid-request leaves
  * its claim behind; retries answer 409 until it lapses.
  */
-export const IN_FLIGHT_LEASE_MS = 60_000;
+export const IN_FLIGHT_LEASE_MS = 120_000;
 
 /**
  * Claims on idempotency keys whose request is executing, shared by every

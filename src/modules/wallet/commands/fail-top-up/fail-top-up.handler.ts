@@ -20,9 +20,15 @@ export class FailTopUpHandler implements ICommandHandler<FailTopUpCommand, void>
     private readonly clock: Clock,
   ) {}
 
-  execute(command: FailTopUpCommand): Promise<void> {
+  async execute(command: FailTopUpCommand): Promise<void> {
     const { topUpId } = command;
-    if (!topUpId || !isUuid(topUpId)) return Promise.resolve(); // not ours: nothing was promised
+    if (!topUpId || !isUuid(topUpId)) return; // not ours: nothing was promised
+    const owner = await this.ledger.ownerOfTopUp(topUpId);
+    const fail = () => this.fail(command, topUpId);
+    return owner ? this.ledger.exclusively(owner, fail) : fail();
+  }
+
+  private fail(command: FailTopUpCommand, topUpId: string): Promise<void> {
     return retryOnConflict(async () => {
       const topUp = await foldStream<TopUpState, DecidedTopUpEvent>(
         this.store,

@@ -2,18 +2,18 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '../../../../event-store/event-store';
 import { decideOnStream } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
-import { topUpDecider, topUpStreamId } from '../../domain/top-up.decider';
+import { topUpDecider, TopUpState, topUpStreamId } from '../../domain/top-up.decider';
 import { OpenAutoTopUpCommand } from './open-auto-top-up.command';
 
 @CommandHandler(OpenAutoTopUpCommand)
-export class OpenAutoTopUpHandler implements ICommandHandler<OpenAutoTopUpCommand, void> {
+export class OpenAutoTopUpHandler implements ICommandHandler<OpenAutoTopUpCommand, TopUpState> {
   constructor(
     private readonly store: EventStore,
     private readonly clock: Clock,
   ) {}
 
-  async execute({ topUpId, owner, amountCents }: OpenAutoTopUpCommand): Promise<void> {
-    await decideOnStream(this.store, topUpStreamId(topUpId), topUpDecider, {
+  async execute({ topUpId, owner, amountCents }: OpenAutoTopUpCommand): Promise<TopUpState> {
+    const { state } = await decideOnStream(this.store, topUpStreamId(topUpId), topUpDecider, {
       type: 'RequestTopUp',
       topUpId,
       owner,
@@ -22,5 +22,6 @@ export class OpenAutoTopUpHandler implements ICommandHandler<OpenAutoTopUpComman
       paymentIntentId: null,
       now: this.clock.now(),
     });
+    return state;
   }
 }

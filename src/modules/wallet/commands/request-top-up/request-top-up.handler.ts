@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '../../../../event-store/event-store';
+import { decideOnStream, foldStream, retryOnConflict } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
 import { IdempotentRequest } from '../../../../platform/http/idempotency';
 import { PaymentGateway } from '../../../billing/domain/payment-gateway';
-import { topUpDecider, topUpStreamId } from '../../domain/top-up.decider';
+import { DecidedTopUpEvent, topUpDecider, TopUpState, topUpStreamId } from '../../domain/top-up.decider';
 import { walletStreamId } from '../../domain/wallet-owner';
 import { RequestedTopUp, RequestTopUpCommand } from './request-top-up.command';
 
@@ -16,32 +17,44 @@ export class RequestTopUpHandler implements ICommandHandler<RequestTopUpCommand,
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Records the top-up before the processor hears of it, so its webhook (the
+   * sandbox settles by itself within a second) always finds our record, then
+   * records the intent with the answer. The processor's idempotency key is the
+   * top-up id: with an Idempotency-Key it derives from that key, so a retry
+   * gets the same intent.
+   */
   async execute({ owner, amountCents }: RequestTopUpCommand): Promise<RequestedTopUp> {
-    // With an Idempotency-Key the top-up id derives from it, so the processor's idempotency returns the same intent.
     const topUpId = IdempotentRequest.derivedId('TopUp') ?? randomUUID();
+    const streamId = topUpStreamId(topUpId);
+    await decideOnStream(this.store, streamId, topUpDecider, {
+      type: 'RequestTopUp',
+      topUpId,
+      owner,
+      source: 'top_up',
+      amountCents,
+      paymentIntentId: null,
+      now: this.clock.now(),
+    });
     const intent = await this.gateway.createPaymentIntent({
       amountCents,
       metadata: { topUpId, walletId: walletStreamId(owner), purpose: 'top_up' },
       description: 'Wallet top-up',
       idempotencyKey: topUpId,
     });
-    const events = topUpDecider.decide(
-      {
-        type: 'RequestTopUp',
-        topUpId,
-        owner,
-        source: 'top_up',
-        amountCents,
-        paymentIntentId: intent.id,
-        now: this.clock.now(),
-      },
-      topUpDecider.initialState,
-    );
     const answer: RequestedTopUp = { clientSecret: intent.clientSecret };
-    await this.store.appendAtomically([
-      { streamId: topUpStreamId(topUpId), events, expected: 'no_stream' },
-      ...(await IdempotentRequest.recordAnswer(answer)),
-    ]);
+    await retryOnConflict(async () => {
+      const { state, revision } = await foldStream<TopUpState, DecidedTopUpEvent>(
+        this.store,
+        streamId,
+        topUpDecider.evolve,
+        topUpDecider.initialState,
+      );
+      const charged = topUpDecider.decide({ type: 'RecordCharge', paymentIntentId: intent.id, now: this.clock.now() }, state);
+      const appends = charged.length > 0 ? [{ streamId, events: charged, expected: revision }] : [];
+      const all = [...appends, ...(await IdempotentRequest.recordAnswer(answer))];
+      if (all.length > 0) await this.store.appendAtomically(all);
+    });
     return answer;
   }
 }

@@ -25,7 +25,14 @@ export class SettleTopUpHandler implements ICommandHandler<SettleTopUpCommand, v
     private readonly clock: Clock,
   ) {}
 
-  execute(command: SettleTopUpCommand): Promise<void> {
+  async execute(command: SettleTopUpCommand): Promise<void> {
+    // In the wallet's queue with its debits, so a busy wallet never starves a credit of retries.
+    const owner = await this.ledger.ownerOfTopUp(command.topUpId);
+    const settle = () => this.settle(command);
+    return owner ? this.ledger.exclusively(owner, settle) : settle();
+  }
+
+  private settle(command: SettleTopUpCommand): Promise<void> {
     return retryOnConflict(async () => {
       const topUpId = command.topUpId && isUuid(command.topUpId) ? command.topUpId : null;
       const topUp = topUpId
