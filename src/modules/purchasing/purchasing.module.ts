@@ -1,22 +1,45 @@
+import { randomBytes } from 'node:crypto';
 import { Module } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { secretUnder } from '../../platform/secrets/generated-secret';
 import { WalletModule } from '../wallet/wallet.module';
+import { IssueDownloadHandler } from './commands/issue-download/issue-download.handler';
 import { PurchaseHandler } from './commands/purchase/purchase.handler';
+import { DownloadLinks } from './domain/download-link';
+import { DownloadsController } from './http/downloads.controller';
 import { PurchasesController } from './http/purchases.controller';
 import { GetEntitlementHandler } from './queries/get-entitlement/get-entitlement.handler';
 import { ListEntitlementsHandler } from './queries/list-entitlements/list-entitlements.handler';
 import { ListOrdersHandler } from './queries/list-orders/list-orders.handler';
+import { OpenDownloadHandler } from './queries/open-download/open-download.handler';
 import { PurchasesProjection } from './read-models/purchases.projection';
 import './events'; // declares the module's event types before anything appends them
 
-const controllers = [PurchasesController];
-const commandHandlers = [PurchaseHandler];
-const queryHandlers = [ListEntitlementsHandler, GetEntitlementHandler, ListOrdersHandler];
-const projections = [PurchasesProjection];
+/**
+ * The key download URLs are signed with: DOWNLOAD_URL_SECRET, or one generated
+ * once under DATA_DIR (`download-url.key`), so links survive a restart.
+ */
+export function downloadLinksFor(config: AppConfig): DownloadLinks {
+  const key = config.downloads.urlSecret
+    ? Buffer.from(config.downloads.urlSecret, 'utf8')
+    : Buffer.from(
+        secretUnder(config.dataDir, 'download-url.key', () => randomBytes(32).toString('base64')),
+        'base64',
+      );
+  return new DownloadLinks(key, config.baseUrl);
+}
 
-/** Purchasing: purchases (free, wallet, card), orders with the fee split, entitlements. */
+const controllers = [PurchasesController, DownloadsController];
+const commandHandlers = [PurchaseHandler, IssueDownloadHandler];
+const queryHandlers = [ListEntitlementsHandler, GetEntitlementHandler, ListOrdersHandler, OpenDownloadHandler];
+const projections = [PurchasesProjection];
+const signers = [{ provide: DownloadLinks, inject: [APP_CONFIG], useFactory: downloadLinksFor }];
+
+/** Purchasing: purchases (free, wallet, card), orders with the fee split, entitlements, signed downloads. */
 @Module({
   imports: [WalletModule],
   controllers,
-  providers: [...commandHandlers, ...queryHandlers, ...projections],
+  providers: [...commandHandlers, ...queryHandlers, ...projections, ...signers],
 })
 export class PurchasingModule {}
