@@ -34,7 +34,6 @@ export class DownloadsController {
   /** The archive itself. No token: the URL's signature is the credential, bound to the release, the user and the expiry. */
   @Get(':releaseId')
   @Public()
-  @ApiProduces('application/zip', 'application/json')
   @ApiOkResponse({
     description: 'The release archive, as an attachment',
     content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
