@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, StreamableFile } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal, Public, RequireScope } from '../../../platform/http/access';
 import { IssueDownloadCommand } from '../commands/issue-download/issue-download.command';
 import { IssueDownloadDto } from '../commands/issue-download/issue-download.dto';
