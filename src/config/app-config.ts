@@ -61,6 +61,15 @@ export interface AppConfig {
   idempotencyTtlHours: number;
   /** The platform's share of each sale, in basis points (1000 = 10 %). */
   platformFeeBps: number;
+  /** Signed download URLs (see modules/purchasing). */
+  downloads: DownloadsConfig;
+}
+
+export interface DownloadsConfig {
+  /** Signs download URLs; unset: a key generated once under `dataDir`. Set it when instances share no disk. */
+  urlSecret: string | undefined;
+  /** How long a download URL stays valid after it is issued. */
+  urlTtlSeconds: number;
 }
 
 export interface PaymentsConfig {
@@ -164,6 +173,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     payments,
     idempotencyTtlHours: read.integer('IDEMPOTENCY_TTL_HOURS', 24, { min: 1, max: 24 * 365 }),
     platformFeeBps: read.integer('PLATFORM_FEE_BPS', 1_000, { max: 10_000 }),
+    downloads: {
+      urlSecret: read.optional('DOWNLOAD_URL_SECRET'),
+      urlTtlSeconds: read.integer('DOWNLOAD_URL_TTL_SECONDS', 300, { min: 1, max: 7 * 24 * 60 * 60 }),
+    },
   };
 }
 

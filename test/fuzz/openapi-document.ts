@@ -36,6 +36,8 @@ export interface Operation {
   body: { contentType: string; schema: Schema | undefined; required: boolean } | undefined;
   /** Declared statuses, with the JSON schema of each (undefined when the status has no body schema). */
   responses: Map<number, Schema | undefined>;
+  /** Statuses whose body is a file (a non-JSON media type with a `binary` schema): bytes, not JSON to validate. */
+  fileResponses: Set<number>;
   /** The document says a bearer token is expected. */
   bearer: boolean;
 }
@@ -67,11 +69,25 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
             .filter(([status]) => /^\d{3}$/.test(status))
             .map(([status, response]) => [Number(status), response.content?.['application/json']?.schema]),
         ),
+        fileResponses: new Set(
+          Object.entries(raw.responses ?? {})
+            .filter(([status, response]) => /^\d{3}$/.test(status) && declaresFile(response.content))
+            .map(([status]) => Number(status)),
+        ),
         bearer: (raw.security ?? []).some((s) => typeof s === 'object' && s !== null && 'bearer' in s),
       });
     }
   }
   return operations;
+}
+
+/** A body declared only as a file download: no JSON, and every media type a `binary` string. */
+function declaresFile(content: Record<string, { schema?: Schema }> | undefined): boolean {
+  const media = Object.entries(content ?? {});
+  return (
+    media.length > 0 &&
+    media.every(([type, { schema }]) => type !== 'application/json' && schema?.type === 'string' && schema.format === 'binary')
+  );
 }
 
 /** Resolves `#/components/schemas/X` references and the `allOf: [ref]` wrappers @nestjs/swagger emits. */

@@ -232,6 +232,8 @@ export class FuzzWorld implements Tokens {
       this.seeds.path.push({ values: { id: listing.releaseId }, near: 'releases', owner: 'sell' });
       this.listingIds.push(listing.id);
     }
+    // Downloads: a free release (granted on first download) and a paid one nobody owns (403).
+    this.seeds.bodies.IssueDownloadDto = [{ releaseId: listings[0].releaseId }, { releaseId: listings[1].releaseId }];
     // A newer release left unpublished, for publish to act on.
     const form = new FormData();
     form.append('priceCents', '0');

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { EventStore } from '../../src/event-store/event-store';
 import { decideOnStream } from '../../src/event-store/fold-stream';
 import { trackWrites } from '../../src/event-store/write-tracker';
@@ -6,6 +7,7 @@ import { ListingChanges } from '../../src/modules/catalog/domain/listing-fields'
 import { listingDecider, listingStreamId, ScanOutcome } from '../../src/modules/catalog/domain/listing.decider';
 import { installsStreamId } from '../../src/modules/catalog/domain/installs';
 import { vendorDecider, vendorStreamId } from '../../src/modules/vendors/domain/vendor.decider';
+import { BlobStore } from '../../src/platform/blob-store/blob-store';
 import { Queues } from '../../src/platform/queue/queues';
 import { ProjectionWaiter } from '../../src/projections/read-your-writes';
 import { RELEASE_SCAN_QUEUE } from '../../src/modules/catalog/scanning/release-scan.jobs';
@@ -34,6 +36,8 @@ export interface SeedListing {
   signedWith?: string | null;
   changes?: ListingChanges;
   at?: Date;
+  /** Stores these bytes in the app's blob store as the release's archive (otherwise the release names no stored blob). */
+  archive?: Buffer;
 }
 
 const outcome = (status: ScanOutcome['status']): ScanOutcome => ({
@@ -52,10 +56,12 @@ const outcome = (status: ScanOutcome['status']): ScanOutcome => ({
 export class CatalogSeed {
   private readonly store: EventStore;
   private readonly waiter: ProjectionWaiter;
+  private readonly blobs: BlobStore;
 
   private constructor(app: TestApp) {
     this.store = app.server.app.get(EventStore);
     this.waiter = app.server.app.get(ProjectionWaiter);
+    this.blobs = app.server.app.get(BlobStore);
   }
 
   /**
@@ -97,6 +103,12 @@ export class CatalogSeed {
   async listing(spec: SeedListing): Promise<{ listingId: string; releaseId: string }> {
     const listingId = randomUUID();
     const releaseId = randomUUID();
+    let archive = { sha256: 'a'.repeat(64), sizeBytes: 1000 };
+    if (spec.archive) {
+      const staged = await this.blobs.stage(Readable.from([spec.archive]), spec.archive.length);
+      await this.blobs.commit(staged);
+      archive = staged;
+    }
     await this.settled(async () => {
       const now = spec.at ?? new Date();
       const stream = listingStreamId(listingId);
@@ -116,8 +128,8 @@ export class CatalogSeed {
           tools: spec.tools ?? [],
           readmeMd: spec.readmeMd ?? null,
         },
-        archiveSha256: 'a'.repeat(64),
-        sizeBytes: 1000,
+        archiveSha256: archive.sha256,
+        sizeBytes: archive.sizeBytes,
         priceCents: spec.priceCents ?? 0,
         signedWith: spec.signedWith ?? null,
         now,

@@ -15,6 +15,7 @@ describe('configuration', () => {
       runProcessors: true,
       databasePool: { max: 10, connectTimeoutMs: 5_000 },
       logFormat: 'auto',
+      downloads: { urlSecret: undefined, urlTtlSeconds: 300 },
     });
   });
 
@@ -33,6 +34,8 @@ describe('configuration', () => {
       DATABASE_POOL_MAX: '4',
       DATABASE_CONNECT_TIMEOUT_MS: '1500',
       LOG_FORMAT: 'pretty',
+      DOWNLOAD_URL_SECRET: 'download-key',
+      DOWNLOAD_URL_TTL_SECONDS: '60',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -45,6 +48,7 @@ describe('configuration', () => {
       runProcessors: false,
       databasePool: { max: 4, connectTimeoutMs: 1500 },
       logFormat: 'pretty',
+      downloads: { urlSecret: 'download-key', urlTtlSeconds: 60 },
     });
   });
 
@@ -63,6 +67,8 @@ describe('configuration', () => {
     [{ DATABASE_POOL_MAX: '5000' }, 'DATABASE_POOL_MAX'],
     [{ DATABASE_CONNECT_TIMEOUT_MS: '0' }, 'DATABASE_CONNECT_TIMEOUT_MS'],
     [{ LOG_FORMAT: 'yaml' }, 'LOG_FORMAT'],
+    [{ DOWNLOAD_URL_TTL_SECONDS: '0' }, 'DOWNLOAD_URL_TTL_SECONDS'],
+    [{ DOWNLOAD_URL_TTL_SECONDS: 'soon' }, 'DOWNLOAD_URL_TTL_SECONDS'],
   ])('fails fast on %j, naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));

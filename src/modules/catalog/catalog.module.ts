@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PostReviewHandler } from './commands/post-review/post-review.handler';
+import { RecordInstallHandler } from './commands/record-install/record-install.handler';
 import { PublishReleaseHandler } from './commands/publish-release/publish-release.handler';
 import { ReplyToReviewHandler } from './commands/reply-to-review/reply-to-review.handler';
 import { UpdateListingHandler } from './commands/update-listing/update-listing.handler';
@@ -16,6 +17,7 @@ import { GetCatalogVendorHandler } from './queries/get-catalog-vendor/get-catalo
 import { GetLeaderboardHandler } from './queries/get-leaderboard/get-leaderboard.handler';
 import { GetPurchaseTermsHandler } from './queries/get-purchase-terms/get-purchase-terms.handler';
 import { GetListingHandler } from './queries/get-listing/get-listing.handler';
+import { GetReleaseTermsHandler } from './queries/get-release-terms/get-release-terms.handler';
 import { GetReviewHandler } from './queries/get-review/get-review.handler';
 import { ListAuditsHandler } from './queries/list-audits/list-audits.handler';
 import { ListReleasesHandler } from './queries/list-releases/list-releases.handler';
@@ -47,6 +49,7 @@ const commandHandlers = [
   PostReviewHandler,
   VoteOnReviewHandler,
   ReplyToReviewHandler,
+  RecordInstallHandler,
 ];
 const queryHandlers = [
   SearchListingsHandler,
@@ -58,6 +61,7 @@ const queryHandlers = [
   ListAuditsHandler,
   GetCatalogVendorHandler,
   GetPurchaseTermsHandler,
+  GetReleaseTermsHandler,
 ];
 const projections = [CatalogProjection];
 /** SQL the module's handlers share, and the search result cache keyed on the catalog projection's progress. */

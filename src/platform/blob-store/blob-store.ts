@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -85,6 +85,28 @@ export class BlobStore {
 
   open(sha256: string): Readable {
     return createReadStream(this.pathOf(sha256));
+  }
+
+  /**
+   * A blob's bytes with their size, or null when it is not stored. Size and
+   * stream come from one open file, so a `content-length` always matches the bytes sent.
+   */
+  async read(sha256: string): Promise<{ sizeBytes: number; stream: Readable } | null> {
+    let file: FileHandle;
+    try {
+      file = await open(this.pathOf(sha256), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    try {
+      const { size } = await file.stat();
+      // The stream closes the file when it ends or is destroyed (a client that hangs up).
+      return { sizeBytes: size, stream: file.createReadStream() };
+    } catch (error) {
+      await file.close();
+      throw error;
+    }
   }
 
   /** The file holding a blob; the name comes from a validated hash, never from user input. */

@@ -55,3 +55,13 @@ export class Order {
 export class Orders {
   @ApiProperty({ type: [Order] }) orders: Order[];
 }
+
+export class DownloadTicket {
+  @ApiProperty({
+    format: 'uri',
+    description: 'Signed and short-lived: GET it without a token (GET /v1/downloads/{releaseId}?user=&expires=&signature=)',
+  })
+  url: string;
+  @ApiProperty({ pattern: '^[0-9a-f]{64}$', description: "The archive's SHA-256, hex" }) sha256: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
+}

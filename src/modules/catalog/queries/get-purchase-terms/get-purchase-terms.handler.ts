@@ -44,6 +44,7 @@ export class GetPurchaseTermsHandler implements IQueryHandler<GetPurchaseTermsQu
       listingId,
       releaseId: id,
       version: release.version,
+      archiveSha256: release.archiveSha256,
       vendorId: state.vendorId,
       vendorSlug: row.vendor_slug,
       vendorName: row.vendor_name,

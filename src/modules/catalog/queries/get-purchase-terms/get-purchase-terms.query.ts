@@ -5,6 +5,8 @@ export interface PurchaseTerms {
   listingId: string;
   releaseId: string;
   version: string;
+  /** The release's archive in the blob store, which a download serves. */
+  archiveSha256: string;
   vendorId: string;
   vendorSlug: string;
   vendorName: string;
