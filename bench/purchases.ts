@@ -218,6 +218,9 @@ export async function benchPurchases(adminUrl: string, databaseUrl: string, seco
         non200: Object.entries(totals.http.answers)
           .filter(([answer]) => !answer.startsWith('200 '))
           .reduce((sum, [, n]) => sum + n, 0),
+        notPurchased: Object.entries(totals.http.answers)
+          .filter(([answer]) => answer !== '200 purchased')
+          .reduce((sum, [, n]) => sum + n, 0),
         buyersOutOfListings: totals.http.ranOut,
         // The server and this client loop share the process: a busy core means Node, not PostgreSQL, sets the pace.
         processCpuCores: round2(totals.http.cpuMs / totals.http.ms),
