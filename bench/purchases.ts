@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import * as http from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
@@ -125,6 +125,8 @@ export async function benchPurchases(adminUrl: string, databaseUrl: string, seco
       return { app: row.app, pgbench: row.pgbench, total: row.app + row.pgbench };
     };
 
+    // Other tenants of this machine and of this PostgreSQL server move both sides; this says how busy it was.
+    const loadAverageAtStart = round2(loadavg()[0]);
     let started = Date.now();
     const seed = await CatalogSeed.for(app);
     const vendor = await seed.vendor(`bench-vendor-${randomUUID().slice(0, 8)}`);
@@ -207,6 +209,7 @@ export async function benchPurchases(adminUrl: string, databaseUrl: string, seco
       databasePoolMax: POOL_MAX,
       roundSeconds: seconds,
       rounds: ROUNDS,
+      loadAverageAtStart,
       setupSeconds,
       roundsSeconds,
       listingsSeeded: stock.listings,
