@@ -33,8 +33,10 @@ const WARM_UP_SECONDS = 1;
  * The app's pool. The budget is 45 connections in all: pgbench holds 32 while
  * the idle app still holds its pool and its fixed sessions (11 here, with
  * queues on PostgreSQL), so the pool gets what is left. Sampled and reported.
- * Here 2, 4 and 10 made no difference beyond the machine's noise: the
- * purchases are bound by CPU, not by connections.
+ * Here 2, 4, 8 and 10 made no difference beyond the machine's noise: a
+ * purchase waits mostly for the projections to apply it (read your writes),
+ * which see a commit only once the whole cluster's oldest running transaction
+ * has ended, not for a connection.
  */
 const POOL_MAX = Number(process.env.BENCH_PURCHASE_POOL_MAX ?? 2);
 /** Small, so a top-up (at most 50000 cents) pays for hundreds of purchases. */
