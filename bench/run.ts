@@ -13,6 +13,7 @@ import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-s
 import { ReadingEventStore } from '../src/event-store/reading-event-store';
 import { dataSourceOptions } from '../src/platform/database/database.module';
 import { migrate } from '../src/platform/database/migrate';
+import { benchPurchases } from './purchases';
 import { benchSearch, seedCatalogue } from './search';
 import { benchWallet } from './wallet';
 
@@ -26,7 +27,7 @@ const STREAMS = 1_000;
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 3_000);
 const ROUNDS = 5;
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
-/** `BENCH_ONLY=search,health` runs a subset: appends, catchup, health, search, wallet. */
+/** `BENCH_ONLY=search,health` runs a subset: appends, catchup, health, search, wallet, purchases. */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
 const selected = (name: string) => !ONLY || ONLY.includes(name);
 
@@ -46,6 +47,8 @@ async function main(): Promise<void> {
     if (selected('search')) report.search = await benchSearchWithSeed(pool, url);
     if (selected('wallet')) report.wallet = await benchWallet(pool);
     await pool.end();
+    // After the pool above is closed: pgbench's 32 clients and the app's sessions must fit the connection budget.
+    if (selected('purchases')) report.purchases = await benchPurchases(ADMIN_URL, url, HTTP_SECONDS);
     console.log(JSON.stringify(report, null, 2));
   } finally {
     await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
