@@ -14,6 +14,7 @@ import { Wallets1763900000000 } from './1763900000000-wallets';
 import { Idempotency1763910000000 } from './1763910000000-idempotency';
 import { Billing1763920000000 } from './1763920000000-billing';
 import { Purchasing1763930000000 } from './1763930000000-purchasing';
+import { ConnectedAccountsSandbox1763946000000 } from './1763946000000-connected-accounts-sandbox';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   Idempotency1763910000000,
   Billing1763920000000,
   Purchasing1763930000000,
+  ConnectedAccountsSandbox1763946000000,
 ];
