@@ -1,13 +1,22 @@
 import { Module } from '@nestjs/common';
 import { AutoTopUpProcess } from './auto-top-up/auto-top-up.process';
 import { AutoTopUpSaga } from './auto-top-up/auto-top-up.saga';
+import { ConnectedAccountSaga } from './connected-account/connected-account.saga';
 import { EventBusRelay } from './event-bus-relay.saga';
 import { ReleaseScanSaga } from './release-scan/release-scan.saga';
 import { SavedPaymentMethodSaga } from './saved-payment-method/saved-payment-method.saga';
 import { TopUpSaga } from './top-up/top-up.saga';
 import { UserDeletionSaga } from './user-deletion/user-deletion.saga';
 
-const sagas = [EventBusRelay, UserDeletionSaga, ReleaseScanSaga, TopUpSaga, SavedPaymentMethodSaga, AutoTopUpSaga];
+const sagas = [
+  EventBusRelay,
+  UserDeletionSaga,
+  ReleaseScanSaga,
+  TopUpSaga,
+  SavedPaymentMethodSaga,
+  AutoTopUpSaga,
+  ConnectedAccountSaga,
+];
 /** The jobs some sagas queue, run step by step. */
 const processes = [AutoTopUpProcess];
 

@@ -15,6 +15,7 @@ import { Idempotency1763910000000 } from './1763910000000-idempotency';
 import { Billing1763920000000 } from './1763920000000-billing';
 import { Purchasing1763930000000 } from './1763930000000-purchasing';
 import { ConnectedAccountsSandbox1763946000000 } from './1763946000000-connected-accounts-sandbox';
+import { ConnectedAccounts1763947000000 } from './1763947000000-connected-accounts';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   Billing1763920000000,
   Purchasing1763930000000,
   ConnectedAccountsSandbox1763946000000,
+  ConnectedAccounts1763947000000,
 ];
