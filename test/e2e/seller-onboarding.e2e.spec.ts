@@ -93,7 +93,7 @@ describe('vendor onboarding through Stripe Connect (the real SDK against a loopb
     expect(stripe.accountLinksMade().filter((link) => link.account === accountId)).toHaveLength(4);
   });
 
-  it('refuses the dashboard link until account.updated reports onboarding complete, then links to the Express dashboard', async () => {
+  it('refuses the dashboard link until account.updated reports onboarding complete (stripeOnboardingComplete), then links to the Express dashboard', async () => {
     const vendor = await newVendor(app, seed);
     const none = await dashboardLink(vendor);
     expect(none.status).toBe(422);
@@ -105,17 +105,18 @@ describe('vendor onboarding through Stripe Connect (the real SDK against a loopb
     expect(pending.status).toBe(422);
     expect(pending.body.message).toMatch(/not complete/);
 
+    const analytics = async () => json(await vendor.call('GET', '/v1/vendor/analytics'));
+    expect((await analytics()).vendor.stripeOnboardingComplete).toBe(false);
+
     const completed = stripe.completeOnboarding(accountId);
     // Redelivered, it is recorded once.
     expect((await deliver(completed)).status).toBe(200);
     expect((await deliver(completed)).status).toBe(200);
-    const linked = await eventually(
-      async () => {
-        const answer = await dashboardLink(vendor);
-        return answer.status === 200 && answer;
-      },
-      { description: 'onboarding to be recorded complete' },
-    );
+    await eventually(async () => (await analytics()).vendor.stripeOnboardingComplete === true, {
+      description: 'onboarding to be recorded complete',
+    });
+    const linked = await dashboardLink(vendor);
+    expect(linked.status).toBe(200);
     expect(linked.body).toEqual({ url: expect.stringMatching(/^https:\/\/connect\.stripe\.com\/express\//) });
     const stream = await app.server.app.get(EventStore).readStream(connectedAccountStreamId(vendor.userId));
     expect(stream.map((e) => [e.type, e.data.onboardingComplete])).toEqual([
@@ -156,13 +157,10 @@ describe('vendor onboarding in the sandbox, with no payment configuration', () =
     const { status, body } = await onboard(vendor);
     expect(status).toBe(200);
     expect(body.url).toBe(`${WEB_URL}/vendor/onboarding/return?sandbox=1`);
-    const linked = await eventually(
-      async () => {
-        const answer = await dashboardLink(vendor);
-        return answer.status === 200 && answer;
-      },
-      { description: 'the sandbox to complete onboarding' },
-    );
-    expect(linked.body).toEqual({ url: `${WEB_URL}/vendor/payouts?sandbox=1` });
+    const analytics = async () => json(await vendor.call('GET', '/v1/vendor/analytics'));
+    await eventually(async () => (await analytics()).vendor.stripeOnboardingComplete === true, {
+      description: 'the sandbox to complete onboarding',
+    });
+    expect(await dashboardLink(vendor)).toEqual({ status: 200, body: { url: `${WEB_URL}/vendor/payouts?sandbox=1` } });
   });
 });
