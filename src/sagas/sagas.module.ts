@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AutoTopUpProcess } from './auto-top-up/auto-top-up.process';
 import { AutoTopUpSaga } from './auto-top-up/auto-top-up.saga';
 import { CardPurchaseSaga } from './card-purchase/card-purchase.saga';
+import { ConnectedAccountSaga } from './connected-account/connected-account.saga';
 import { EventBusRelay } from './event-bus-relay.saga';
 import { ReleaseScanSaga } from './release-scan/release-scan.saga';
 import { SavedPaymentMethodSaga } from './saved-payment-method/saved-payment-method.saga';
@@ -16,6 +17,7 @@ const sagas = [
   SavedPaymentMethodSaga,
   AutoTopUpSaga,
   CardPurchaseSaga,
+  ConnectedAccountSaga,
 ];
 /** The jobs some sagas queue, run step by step. */
 const processes = [AutoTopUpProcess];

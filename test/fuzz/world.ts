@@ -1,5 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
+import { EventStore } from '../../src/event-store/event-store';
+import { connectedAccountStreamId } from '../../src/modules/billing/domain/connected-account.decider';
 import { IssueTokenCommand } from '../../src/modules/auth/commands/issue-token/issue-token.command';
 import { Scope, SCOPES } from '../../src/modules/auth/domain/api-token';
 import { Caller, callerFor, eventually, newCaller } from '../support/accounts';
@@ -7,6 +9,7 @@ import { TestApp } from '../support/app';
 import { FakeDns } from '../support/fake-dns';
 import { FakeGithub } from '../support/fake-github';
 import { keyPair } from '../support/signing-keys';
+import { settleSandboxIntent } from '../support/wallet';
 import { buildZip } from '../support/zip-builder';
 import { Seeds } from './arbitraries';
 import { Operation } from './openapi-document';
@@ -130,8 +133,11 @@ export class FuzzWorld implements Tokens {
       displayName: 'Fuzz Vendor',
       website: `https://${this.vendorSlug}.example.com`,
     });
-    // An account deleted and replaced needs a profile of its own.
-    if (profile.status >= 300) this.vendorSlug = await this.vendorProfile();
+    // An account deleted and replaced needs a profile and payouts of its own.
+    if (profile.status >= 300) {
+      this.vendorSlug = await this.vendorProfile();
+      await this.onboardPayouts();
+    }
     for (const id of this.listingIds) await sell.call('PATCH', `/v1/vendor/listings/${id}`, { status: 'published' });
     const domain = await sell.call('POST', '/v1/vendor/verify/domain');
     if (domain.status === 200)
@@ -164,6 +170,18 @@ export class FuzzWorld implements Tokens {
       const seed = this.seeds.path.find((p) => p.near === 'keys');
       if (seed) seed.values = { fingerprint: key.fingerprint };
     }
+  }
+
+  /** The vendor's payout account, onboarded (the sandbox, settled by hand), so the seller dashboard link answers 200. */
+  private async onboardPayouts(): Promise<void> {
+    const sell = this.caller('sell');
+    await this.expect(sell.call('POST', '/v1/vendor/onboard'), 200);
+    const [created] = await this.app.server.app.get(EventStore).readStream(connectedAccountStreamId(sell.userId));
+    await settleSandboxIntent(this.app, created.data.accountId as string);
+    await eventually(async () => (await sell.call('POST', '/v1/billing/seller-dashboard-link')).status === 200, {
+      timeoutMs: 10_000,
+      description: 'the seeded vendor to finish payout onboarding',
+    });
   }
 
   private async vendorProfile(): Promise<string> {
@@ -273,6 +291,7 @@ export class FuzzWorld implements Tokens {
     const { record } = await this.expect(sell.call('POST', '/v1/vendor/verify/domain'), 200);
     this.fakes.dns.setTxt(`${vendor}.example.com`, [record]);
     await this.freshCodes();
+    await this.onboardPayouts();
 
     await this.harvestCursors(operations);
   }

@@ -23,6 +23,9 @@ export class FakeStripe {
   private readonly setupIntents = new Map<string, StripeSetupIntent>();
   private readonly paymentMethods = new Map<string, StripePaymentMethod>();
   private readonly portalSessions = new Map<string, Json>();
+  private readonly accounts = new Map<string, StripeAccount>();
+  private readonly accountLinks: FakeAccountLink[] = [];
+  private readonly loginLinks: Json[] = [];
   private readonly declines = new Map<string, string>(); // payment method id -> decline message
   private readonly idempotent = new Map<string, StoredResponse>();
   private offSessionDecline: string | null = null;
@@ -120,6 +123,17 @@ export class FakeStripe {
     return this.emit('payment_intent.payment_failed', intent);
   }
 
+  /**
+   * Plays the vendor finishing Stripe's hosted onboarding: the account's charges
+   * and payouts are enabled and its details submitted. Returns the Connect event
+   * `account.updated` (naming the account) Stripe would send.
+   */
+  completeOnboarding(accountId: string): StripeEvent {
+    const account = this.existing(this.accounts, 'account', accountId);
+    Object.assign(account, { charges_enabled: true, details_submitted: true, payouts_enabled: true });
+    return this.emit('account.updated', account, undefined, accountId);
+  }
+
   /** From now on every off-session charge is declined with this message (402 card_error); `null` stops it. */
   declineOffSessionCharges(message: string | null = 'Your card was declined.'): void {
     this.offSessionDecline = message;
@@ -143,6 +157,15 @@ export class FakeStripe {
     return copy(this.paymentIntents.get(id));
   }
 
+  account(id: string): StripeAccount | undefined {
+    return copy(this.accounts.get(id));
+  }
+
+  /** The account links made, with the refresh and return URLs each was asked for (newest last). */
+  accountLinksMade(): FakeAccountLink[] {
+    return copy(this.accountLinks);
+  }
+
   setupIntent(id: string): StripeSetupIntent | undefined {
     return copy(this.setupIntents.get(id));
   }
@@ -152,13 +175,26 @@ export class FakeStripe {
   }
 
   /** How many objects of a kind exist (idempotent replays create none). */
-  count(kind: 'customer' | 'payment_intent' | 'setup_intent' | 'payment_method' | 'billing_portal.session'): number {
+  count(
+    kind:
+      | 'customer'
+      | 'payment_intent'
+      | 'setup_intent'
+      | 'payment_method'
+      | 'billing_portal.session'
+      | 'account'
+      | 'account_link'
+      | 'login_link',
+  ): number {
+    if (kind === 'account_link') return this.accountLinks.length;
+    if (kind === 'login_link') return this.loginLinks.length;
     const stores = {
       customer: this.customers,
       payment_intent: this.paymentIntents,
       setup_intent: this.setupIntents,
       payment_method: this.paymentMethods,
       'billing_portal.session': this.portalSessions,
+      account: this.accounts,
     };
     return stores[kind].size;
   }
@@ -277,6 +313,14 @@ export class FakeStripe {
         return this.listPaymentMethods(id, params, path);
       }
       if (method === 'POST' && path === '/v1/billing_portal/sessions') return this.createPortalSession(params);
+      if (method === 'POST' && path === '/v1/accounts') return this.createAccount(params);
+      if (method === 'GET' && resource === 'accounts' && segments.length === 3) {
+        return this.existing(this.accounts, 'account', id, { status: 404 });
+      }
+      if (method === 'POST' && path === '/v1/account_links') return this.createAccountLink(params);
+      if (method === 'POST' && resource === 'accounts' && sub === 'login_links' && segments.length === 4) {
+        return this.createLoginLink(id);
+      }
     }
     throw new ApiError(
       404,
@@ -439,6 +483,78 @@ export class FakeStripe {
     return session;
   }
 
+  /** A Connect account: not onboarded (no charges, payouts or details) until `completeOnboarding`. */
+  private createAccount(params: FormParams): StripeAccount {
+    const type = optionalString(params, 'type');
+    if (type !== null && !['express', 'standard', 'custom'].includes(type)) {
+      throw invalid(`Invalid type: must be one of custom, express, or standard`, 'type');
+    }
+    if (type === null && params.controller === undefined) {
+      throw invalid('You must provide either `type` or `controller`.', 'type', 'parameter_missing');
+    }
+    const requested = params.capabilities;
+    const capabilities: Record<string, string> = {};
+    if (requested !== undefined && typeof requested !== 'string') {
+      for (const [name, value] of Object.entries(requested)) {
+        if (typeof value === 'string' || value.requested !== 'true') continue;
+        capabilities[name] = 'inactive';
+      }
+    }
+    const account: StripeAccount = {
+      id: stripeId('acct', 16),
+      object: 'account',
+      business_profile: { mcc: null, name: null, url: null },
+      business_type: null,
+      capabilities,
+      charges_enabled: false,
+      country: optionalString(params, 'country') ?? 'US',
+      created: unixNow(),
+      default_currency: 'usd',
+      details_submitted: false,
+      email: optionalString(params, 'email'),
+      metadata: metadataOf(params),
+      payouts_enabled: false,
+      type: type ?? 'custom',
+    };
+    this.accounts.set(account.id, account);
+    return account;
+  }
+
+  private createAccountLink(params: FormParams): Json {
+    const accountId = requiredString(params, 'account');
+    this.existing(this.accounts, 'account', accountId, { status: 400, param: 'account' });
+    const type = requiredString(params, 'type');
+    if (type !== 'account_onboarding' && type !== 'account_update') {
+      throw invalid('Invalid type: must be one of account_onboarding or account_update', 'type');
+    }
+    const urls = { refresh_url: optionalString(params, 'refresh_url'), return_url: optionalString(params, 'return_url') };
+    for (const [name, url] of Object.entries(urls)) {
+      if (url !== null && !URL.canParse(url)) throw invalid('Not a valid URL', name, 'url_invalid');
+    }
+    const created = unixNow();
+    const link = {
+      object: 'account_link' as const,
+      created,
+      expires_at: created + 300,
+      url: `https://connect.stripe.com/setup/e/${accountId}/${randomId(12)}`,
+    };
+    // What the link was asked for is not in Stripe's answer: kept so a test can see where the vendor would be sent.
+    this.accountLinks.push({ ...link, account: accountId, type, ...urls });
+    return link;
+  }
+
+  /** Only an Express account that finished onboarding has a dashboard to sign in to. */
+  private createLoginLink(accountId: string): Json {
+    const account = this.existing(this.accounts, 'account', accountId, { status: 404 });
+    if (account.type !== 'express') throw invalid('Login links can only be created for Express accounts.', 'account');
+    if (!account.details_submitted) {
+      throw invalid('Cannot create a login link for an account that has not completed onboarding.', 'account');
+    }
+    const link = { object: 'login_link', created: unixNow(), url: `https://connect.stripe.com/express/${randomId(12)}` };
+    this.loginLinks.push({ ...link, account: accountId });
+    return link;
+  }
+
   // ---- state changes shared by the API and the test controls
 
   private settle(intent: StripePaymentIntent): void {
@@ -465,11 +581,15 @@ export class FakeStripe {
     return error;
   }
 
-  /** Records the event Stripe would send a webhook for; `request` when an API call caused it. */
-  private emit(type: string, object: Json, request?: RequestContext): StripeEvent {
+  /**
+   * Records the event Stripe would send a webhook for; `request` when an API call caused it, `account` for a
+   * Connect event about a connected account.
+   */
+  private emit(type: string, object: Json, request?: RequestContext, account?: string): StripeEvent {
     const event: StripeEvent = {
       id: stripeId('evt'),
       object: 'event',
+      ...(account ? { account } : {}),
       api_version: Stripe.API_VERSION,
       created: unixNow(),
       data: { object: copy(object) },
@@ -522,6 +642,8 @@ export interface FakeCard {
 export interface StripeEvent {
   id: string;
   object: 'event';
+  /** Connect events: the connected account the event is about. */
+  account?: string;
   api_version: string;
   created: number;
   data: { object: Json };
@@ -561,6 +683,28 @@ export interface StripeSetupIntent extends Json {
   payment_method: string | null;
   status: 'requires_payment_method' | 'succeeded';
   usage: string;
+}
+
+/** An account link as Stripe answered it, with what it was asked for. */
+export interface FakeAccountLink {
+  object: 'account_link';
+  created: number;
+  expires_at: number;
+  url: string;
+  account: string;
+  type: string;
+  refresh_url: string | null;
+  return_url: string | null;
+}
+
+export interface StripeAccount extends Json {
+  id: string;
+  object: 'account';
+  type: string;
+  charges_enabled: boolean;
+  details_submitted: boolean;
+  payouts_enabled: boolean;
+  metadata: Record<string, string>;
 }
 
 export interface StripePaymentMethod extends Json {

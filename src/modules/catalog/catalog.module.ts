@@ -22,6 +22,7 @@ import { GetReviewHandler } from './queries/get-review/get-review.handler';
 import { ListAuditsHandler } from './queries/list-audits/list-audits.handler';
 import { ListReleasesHandler } from './queries/list-releases/list-releases.handler';
 import { ListReviewsHandler } from './queries/list-reviews/list-reviews.handler';
+import { ListVendorListingsHandler } from './queries/list-vendor-listings/list-vendor-listings.handler';
 import { SearchCache } from './queries/search-listings/search-cache';
 import { SearchListingsHandler } from './queries/search-listings/search-listings.handler';
 import { CatalogProjection } from './read-models/catalog.projection';
@@ -62,6 +63,7 @@ const queryHandlers = [
   GetCatalogVendorHandler,
   GetPurchaseTermsHandler,
   GetReleaseTermsHandler,
+  ListVendorListingsHandler,
 ];
 const projections = [CatalogProjection];
 /** SQL the module's handlers share, and the search result cache keyed on the catalog projection's progress. */

@@ -16,12 +16,18 @@ import { ApprovalsProjection } from './read-models/approvals.projection';
 import { PurchaseHandler } from './commands/purchase/purchase.handler';
 import { DownloadLinks } from './domain/download-link';
 import { DownloadsController } from './http/downloads.controller';
+import { BillingOverviewsController } from './http/billing-overviews.controller';
 import { PurchasesController } from './http/purchases.controller';
+import { VendorAnalyticsController } from './http/vendor-analytics.controller';
+import { GetBuyerOverviewHandler } from './queries/get-buyer-overview/get-buyer-overview.handler';
+import { GetSellerOverviewHandler } from './queries/get-seller-overview/get-seller-overview.handler';
+import { GetVendorAnalyticsHandler } from './queries/get-vendor-analytics/get-vendor-analytics.handler';
 import { GetEntitlementHandler } from './queries/get-entitlement/get-entitlement.handler';
 import { ListEntitlementsHandler } from './queries/list-entitlements/list-entitlements.handler';
 import { ListOrdersHandler } from './queries/list-orders/list-orders.handler';
 import { OpenDownloadHandler } from './queries/open-download/open-download.handler';
 import { PurchasesProjection } from './read-models/purchases.projection';
+import { VendorSalesReader } from './read-models/vendor-sales.reader';
 import './events'; // declares the module's event types before anything appends them
 
 /**
@@ -38,7 +44,13 @@ export function downloadLinksFor(config: AppConfig): DownloadLinks {
   return new DownloadLinks(key, config.baseUrl);
 }
 
-const controllers = [PurchasesController, ApprovalsController, DownloadsController];
+const controllers = [
+  PurchasesController,
+  ApprovalsController,
+  DownloadsController,
+  BillingOverviewsController,
+  VendorAnalyticsController,
+];
 const commandHandlers = [
   PurchaseHandler,
   ChargeCardPurchaseHandler,
@@ -55,17 +67,21 @@ const queryHandlers = [
   ListApprovalsHandler,
   GetApprovalHandler,
   OpenDownloadHandler,
+  GetBuyerOverviewHandler,
+  GetSellerOverviewHandler,
+  GetVendorAnalyticsHandler,
 ];
 const projections = [PurchasesProjection, ApprovalsProjection];
+const readers = [VendorSalesReader];
 const signers = [{ provide: DownloadLinks, inject: [APP_CONFIG], useFactory: downloadLinksFor }];
 
 /**
  * Purchasing: purchases (free, wallet, card) under spend policies and their approvals, orders with the fee split,
- * entitlements, signed downloads.
+ * entitlements, signed downloads, and the money views built on orders (billing overviews, vendor analytics).
  */
 @Module({
   imports: [WalletModule, PoliciesModule],
   controllers,
-  providers: [...commandHandlers, ...queryHandlers, ...projections, ...signers],
+  providers: [...commandHandlers, ...queryHandlers, ...projections, ...readers, ...signers],
 })
 export class PurchasingModule {}

@@ -16,6 +16,7 @@ import { DnsTxtLookup, GithubOAuth } from './domain/ports';
 import { SigningKeysController } from './http/signing-keys.controller';
 import { VendorProfileController } from './http/vendor-profile.controller';
 import { VerificationController } from './http/verification.controller';
+import { FindVendorProfileHandler } from './queries/find-vendor-profile/find-vendor-profile.handler';
 import { GetVendorProfileHandler } from './queries/get-vendor-profile/get-vendor-profile.handler';
 import { ListSigningKeysHandler } from './queries/list-signing-keys/list-signing-keys.handler';
 import { VerifyArchiveSignatureHandler } from './queries/verify-archive-signature/verify-archive-signature.handler';
@@ -50,7 +51,7 @@ const commandHandlers = [
   CompleteGithubVerificationHandler,
   RecheckVerificationHandler,
 ];
-const queryHandlers = [GetVendorProfileHandler, ListSigningKeysHandler, VerifyArchiveSignatureHandler];
+const queryHandlers = [GetVendorProfileHandler, FindVendorProfileHandler, ListSigningKeysHandler, VerifyArchiveSignatureHandler];
 const projections = [VendorsProjection, SigningKeysProjection];
 const readers = [VendorsReader];
 const adapters = [

@@ -6,7 +6,7 @@ import Stripe from 'stripe';
 import { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from '../../../src/config/app-config';
 import { ownWebhookUrlFrom } from '../../../src/modules/billing/adapters/own-webhook-url';
-import { SandboxEvent } from '../../../src/modules/billing/adapters/sandbox-events';
+import { SandboxEvent, SandboxSetupIntentObject } from '../../../src/modules/billing/adapters/sandbox-events';
 import { SandboxPaymentGateway } from '../../../src/modules/billing/adapters/sandbox-payment-gateway';
 import { WebhookSignature } from '../../../src/modules/billing/adapters/webhook-signature';
 import { PaymentGatewayError } from '../../../src/modules/billing/domain/payment-gateway';
@@ -131,7 +131,7 @@ describe('the sandbox payment gateway', () => {
     const customerId = await customer();
     const setup = await manual.createSetupIntent({ customerId, metadata: {}, idempotencyKey: key() });
     const { event } = await manual.settle(setup.id);
-    return { customerId, paymentMethodId: event.data.object.payment_method as string };
+    return { customerId, paymentMethodId: (event.data.object as SandboxSetupIntentObject).payment_method as string };
   };
 
   const verifies = (delivery: { body: Buffer; signature: string | undefined }) =>
@@ -380,7 +380,13 @@ describe('the sandbox payment gateway', () => {
         usage: 'off_session',
       });
       const cards = await settling.listPaymentMethods(customerId);
-      expect(cards).toEqual([expect.objectContaining({ id: event.data.object.payment_method, brand: 'visa', last4: '4242' })]);
+      expect(cards).toEqual([
+        expect.objectContaining({
+          id: (event.data.object as SandboxSetupIntentObject).payment_method,
+          brand: 'visa',
+          last4: '4242',
+        }),
+      ]);
     });
 
     it('announces an off-session charge, and never a declined one', async () => {
@@ -407,6 +413,83 @@ describe('the sandbox payment gateway', () => {
       });
       await sleep(QUIET_MS);
       expect(receiver.about(declined.id)).toEqual([]);
+    });
+  });
+
+  describe('connected accounts', () => {
+    it('creates one account per key, sequentially and concurrently, tagged with its vendor', async () => {
+      const idempotencyKey = key();
+      const vendorId = randomUUID();
+      const accounts = await Promise.all(
+        Array.from({ length: 5 }, () => manual.createConnectedAccount({ vendorId, idempotencyKey })),
+      );
+      const { accountId } = accounts[0];
+      expect(accountId).toMatch(new RegExp(`^acct_${ALPHANUMERICS}$`));
+      expect(accounts).toEqual(Array(5).fill({ accountId }));
+      expect(await manual.createConnectedAccount({ vendorId, idempotencyKey })).toEqual({ accountId });
+      expect(await count('sandbox_connected_accounts', idempotencyKey)).toBe(1);
+      await expect(manual.createConnectedAccount({ vendorId: randomUUID(), idempotencyKey })).rejects.toThrow(/same parameters/);
+    });
+
+    it('links onboarding back to the return URL, and refuses a dashboard link until onboarding is complete', async () => {
+      const { accountId } = await manual.createConnectedAccount({ vendorId: randomUUID(), idempotencyKey: key() });
+      const link = await manual.createAccountLink({
+        accountId,
+        refreshUrl: `${WEB_URL}/vendor/onboarding/refresh`,
+        returnUrl: `${WEB_URL}/vendor/onboarding/return?x=1`,
+      });
+      expect(link.url).toBe(`${WEB_URL}/vendor/onboarding/return?x=1&sandbox=1`);
+      await expect(manual.createLoginLink(accountId)).rejects.toThrow(/not completed onboarding/);
+      await manual.settle(accountId);
+      expect((await manual.createLoginLink(accountId)).url).toBe(`${WEB_URL}/vendor/payouts?sandbox=1`);
+      await expect(manual.createLoginLink('acct_nope')).rejects.toThrow("No such account: 'acct_nope'");
+      await expect(manual.createAccountLink({ accountId: 'acct_nope', refreshUrl: WEB_URL, returnUrl: WEB_URL })).rejects.toThrow(
+        PaymentGatewayError,
+      );
+    });
+
+    it('completes onboarding by itself with auto settle on, announced once by a signed account.updated', async () => {
+      const vendorId = randomUUID();
+      const request = { vendorId, idempotencyKey: key() };
+      const { accountId } = await settling.createConnectedAccount(request);
+      await settling.createConnectedAccount(request); // a retried call queues nothing more
+
+      const [delivery] = await eventually(() => receiver.about(accountId).length === 1 && receiver.about(accountId));
+      expect(verifies(delivery)).toBe(true);
+      const parsed = Stripe.webhooks.constructEvent(delivery.body, delivery.signature!, SECRET);
+      expect(parsed).toMatchObject({
+        id: expect.stringMatching(new RegExp(`^evt_${ALPHANUMERICS}$`)),
+        object: 'event',
+        type: 'account.updated',
+        account: accountId,
+        data: {
+          object: {
+            id: accountId,
+            object: 'account',
+            type: 'express',
+            charges_enabled: true,
+            details_submitted: true,
+            payouts_enabled: true,
+            metadata: { vendorId },
+          },
+        },
+      });
+      await sleep(QUIET_MS);
+      expect(receiver.about(accountId)).toHaveLength(1);
+      expect((await settling.createLoginLink(accountId)).url).toMatch(/^http/);
+    });
+
+    it('with auto settle off, queues nothing; settle() answers the same account.updated each time', async () => {
+      const { accountId } = await manual.createConnectedAccount({ vendorId: randomUUID(), idempotencyKey: key() });
+      await sleep(QUIET_MS);
+      expect(receiver.about(accountId)).toEqual([]);
+      expect(await queues.queue(SANDBOX_SETTLEMENT_QUEUE).getJob(accountId)).toBeUndefined();
+      const settled = await manual.settle(accountId);
+      expect(settled.event).toMatchObject({
+        type: 'account.updated',
+        data: { object: { id: accountId, charges_enabled: true } },
+      });
+      expect((await manual.settle(accountId)).payload).toBe(settled.payload);
     });
   });
 

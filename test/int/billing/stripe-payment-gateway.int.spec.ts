@@ -301,6 +301,74 @@ describe('StripePaymentGateway (the real SDK against a loopback Stripe)', () => 
     });
   });
 
+  it('creates one Express connected account per idempotency key, able to receive transfers, tagged with the vendor', async () => {
+    const idempotencyKey = key('account');
+    const before = stripe.count('account');
+
+    const [first, again] = await Promise.all([
+      gateway.createConnectedAccount({ vendorId: 'vendor-1', idempotencyKey }),
+      gateway.createConnectedAccount({ vendorId: 'vendor-1', idempotencyKey }),
+    ]);
+
+    expect(first.accountId).toMatch(/^acct_[A-Za-z0-9]+$/);
+    expect(again).toEqual(first);
+    expect(stripe.count('account')).toBe(before + 1);
+    expect(stripe.account(first.accountId)).toMatchObject({
+      type: 'express',
+      metadata: { vendorId: 'vendor-1' },
+      capabilities: { transfers: 'inactive' },
+      charges_enabled: false,
+      details_submitted: false,
+    });
+    expect(requestsWith(idempotencyKey).map((r) => [r.path, r.params])).toEqual([
+      [
+        '/v1/accounts',
+        { type: 'express', capabilities: { transfers: { requested: 'true' } }, metadata: { vendorId: 'vendor-1' } },
+      ],
+      [
+        '/v1/accounts',
+        { type: 'express', capabilities: { transfers: { requested: 'true' } }, metadata: { vendorId: 'vendor-1' } },
+      ],
+    ]);
+  });
+
+  it('links to onboarding, and to the Express dashboard once onboarding is complete', async () => {
+    const { accountId } = await gateway.createConnectedAccount({ vendorId: 'vendor-2', idempotencyKey: key('account') });
+
+    const link = await gateway.createAccountLink({
+      accountId,
+      refreshUrl: 'https://app.example.com/vendor/onboarding/refresh',
+      returnUrl: 'https://app.example.com/vendor/onboarding/return',
+    });
+    expect(link.url).toMatch(new RegExp(`^https://connect\\.stripe\\.com/setup/e/${accountId}/`));
+    expect(stripe.requests.at(-1)).toMatchObject({
+      method: 'POST',
+      path: '/v1/account_links',
+      params: {
+        account: accountId,
+        type: 'account_onboarding',
+        refresh_url: 'https://app.example.com/vendor/onboarding/refresh',
+        return_url: 'https://app.example.com/vendor/onboarding/return',
+      },
+    });
+
+    const early = await failure(gateway.createLoginLink(accountId));
+    expect(early.message).toContain('has not completed onboarding');
+
+    const event = stripe.completeOnboarding(accountId);
+    expect(event).toMatchObject({
+      type: 'account.updated',
+      account: accountId,
+      data: { object: { id: accountId, charges_enabled: true, details_submitted: true, metadata: { vendorId: 'vendor-2' } } },
+    });
+    const login = await gateway.createLoginLink(accountId);
+    expect(login.url).toMatch(/^https:\/\/connect\.stripe\.com\/express\//);
+    expect(stripe.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v1/accounts/${accountId}/login_links`, status: 200 });
+
+    const unknown = await failure(gateway.createLoginLink('acct_nobody'));
+    expect(unknown.message).toContain("404 invalid_request_error resource_missing: No such account: 'acct_nobody'");
+  });
+
   it('reports Stripe refusing a request it could not serve', async () => {
     const missing = await failure(gateway.retrievePaymentMethod('pm_doesNotExist'));
     expect(missing.message).toMatch(

@@ -30,6 +30,35 @@ describe('reading a processor event', () => {
       paymentMethodId: null,
       metadata: { topUpId: 'x' },
       failureMessage: null,
+      account: null,
+      occurredAt: new Date(1_790_000_000_000).toISOString(),
+    });
+  });
+
+  it('keeps the onboarding flags and the vendor tag of account.updated', () => {
+    const read = readPaymentEvent(
+      event('account.updated', {
+        id: 'acct_1',
+        object: 'account',
+        type: 'express',
+        charges_enabled: true,
+        details_submitted: false,
+        payouts_enabled: false,
+        email: 'vendor@example.com',
+        metadata: { vendorId: 'v-1' },
+        requirements: { currently_due: ['external_account'] },
+      }),
+    );
+    expect(read).toEqual({
+      processorEventId: 'evt_123',
+      eventType: 'account.updated',
+      objectId: 'acct_1',
+      amountCents: null,
+      customerId: null,
+      paymentMethodId: null,
+      metadata: { vendorId: 'v-1' },
+      failureMessage: null,
+      account: { chargesEnabled: true, detailsSubmitted: false, payoutsEnabled: false },
       occurredAt: new Date(1_790_000_000_000).toISOString(),
     });
   });
@@ -47,6 +76,11 @@ describe('reading a processor event', () => {
     ['no data.object', { id: 'evt_1', type: 'x', created: 1, data: {} }],
     ['a fractional amount', event('payment_intent.succeeded', { id: 'pi_1', amount: 1.5 })],
     ['no amount', event('payment_intent.succeeded', { id: 'pi_1' })],
+    ['an account without its onboarding flags', event('account.updated', { id: 'acct_1', charges_enabled: true })],
+    [
+      'an account with a flag that is not a boolean',
+      event('account.updated', { id: 'acct_1', charges_enabled: 'yes', details_submitted: true }),
+    ],
   ])('refuses %s with a 400', (_, body) => {
     expect(() => readPaymentEvent(body)).toThrow(DomainError);
   });

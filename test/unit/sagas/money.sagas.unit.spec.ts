@@ -1,10 +1,12 @@
 import { FailTopUpCommand } from '../../../src/modules/wallet/commands/fail-top-up/fail-top-up.command';
 import { SettleTopUpCommand } from '../../../src/modules/wallet/commands/settle-top-up/settle-top-up.command';
+import { RecordAccountStatusCommand } from '../../../src/modules/billing/commands/record-account-status/record-account-status.command';
 import { SavePaymentMethodCommand } from '../../../src/modules/billing/commands/save-payment-method/save-payment-method.command';
 import { BillingEvents } from '../../../src/modules/billing/events';
 import { WalletEvents } from '../../../src/modules/wallet/events';
 import { AUTO_TOP_UP_QUEUE } from '../../../src/sagas/auto-top-up/auto-top-up.process';
 import { AutoTopUpSaga } from '../../../src/sagas/auto-top-up/auto-top-up.saga';
+import { ConnectedAccountSaga } from '../../../src/sagas/connected-account/connected-account.saga';
 import { SavedPaymentMethodSaga } from '../../../src/sagas/saved-payment-method/saved-payment-method.saga';
 import { TopUpSaga } from '../../../src/sagas/top-up/top-up.saga';
 import { recorded, whenSaga } from '../../support/saga';
@@ -75,5 +77,25 @@ describe('money sagas', () => {
       jobId: event.eventId,
       data: { topUpId, owner: { kind: 'user', id: 'u1' }, amountCents: 2_500, causationId: event.eventId },
     });
+  });
+
+  it('an account.updated records the onboarding flags for the vendor its metadata names, and nothing else does', () => {
+    const vendorId = '2b1f6a7e-3333-4000-8000-000000000003';
+    const accounts = whenSaga(new ConnectedAccountSaga(null as never));
+    const account = { chargesEnabled: true, detailsSubmitted: true, payoutsEnabled: true };
+    const updated = paymentEvent('account.updated', { objectId: 'acct_1', amountCents: null, metadata: { vendorId }, account });
+    expect(accounts.receives(updated).commands).toEqual([
+      new RecordAccountStatusCommand(vendorId, 'acct_1', true, true, 'evt_1', '2026-11-22T10:00:00.000Z'),
+    ]);
+    expect(topUps.receives(updated).commands).toEqual([]);
+    const noVendor = paymentEvent('account.updated', { objectId: 'acct_2', metadata: {}, account });
+    const notOurs = paymentEvent('account.updated', {
+      objectId: 'acct_3',
+      metadata: { vendorId: 'x' },
+      account,
+    });
+    expect(accounts.receives(noVendor).commands).toEqual([]);
+    expect(accounts.receives(notOurs).commands).toEqual([]);
+    expect(accounts.receives(paymentEvent('payment_intent.succeeded')).commands).toEqual([]);
   });
 });

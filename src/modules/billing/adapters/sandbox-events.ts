@@ -47,6 +47,12 @@ export type SandboxSetupIntentObject = Pick<
   | 'usage'
 >;
 
+export type SandboxAccountObject = Pick<
+  Stripe.Account,
+  'id' | 'object' | 'type' | 'charges_enabled' | 'details_submitted' | 'payouts_enabled' | 'email'
+> &
+  Required<Pick<Stripe.Account, 'country' | 'created' | 'default_currency' | 'metadata'>>;
+
 type EventEnvelope = Pick<
   Stripe.EventBase,
   'id' | 'object' | 'api_version' | 'created' | 'livemode' | 'pending_webhooks' | 'request'
@@ -56,6 +62,8 @@ export type SandboxEvent = EventEnvelope &
   (
     | { type: 'payment_intent.succeeded'; data: { object: SandboxPaymentIntentObject } }
     | { type: 'setup_intent.succeeded'; data: { object: SandboxSetupIntentObject } }
+    // A Connect event names the connected account it is about.
+    | { type: 'account.updated'; account: string; data: { object: SandboxAccountObject } }
   );
 
 /** A settled event with its serialized body and the `pay-signature` header that signs that body. */
@@ -92,6 +100,19 @@ export interface SetupIntentRow {
   payment_method_id: string | null;
   metadata: Record<string, string>;
   status: 'requires_payment_method' | 'succeeded';
+  idempotency_key: string;
+  created_at: Date;
+  event_id: string | null;
+  settled_at: Date | null;
+}
+
+/** `sandbox_connected_accounts` as node-postgres reads it. */
+export interface ConnectedAccountRow {
+  id: string;
+  vendor_id: string;
+  charges_enabled: boolean;
+  details_submitted: boolean;
+  payouts_enabled: boolean;
   idempotency_key: string;
   created_at: Date;
   event_id: string | null;
@@ -150,6 +171,27 @@ export function paymentIntentSucceeded(row: PaymentIntentRow): SandboxEvent {
 /** A settled setup intent, its card saved: as the processor announces it. */
 export function setupIntentSucceeded(row: SetupIntentRow): SandboxEvent {
   return { ...envelopeOf(row), type: 'setup_intent.succeeded', data: { object: setupIntentObject(row) } };
+}
+
+export function accountObject(row: ConnectedAccountRow): SandboxAccountObject {
+  return {
+    id: row.id,
+    object: 'account',
+    type: 'express',
+    charges_enabled: row.charges_enabled,
+    details_submitted: row.details_submitted,
+    payouts_enabled: row.payouts_enabled,
+    email: null,
+    country: 'US',
+    created: unixSeconds(row.created_at),
+    default_currency: 'usd',
+    metadata: { vendorId: row.vendor_id },
+  };
+}
+
+/** A connected account whose onboarding the sandbox completed, as the processor announces it. */
+export function accountUpdated(row: ConnectedAccountRow): SandboxEvent {
+  return { ...envelopeOf(row), type: 'account.updated', account: row.id, data: { object: accountObject(row) } };
 }
 
 /** Built only from what the settlement stored with the intent, so every delivery of one event is the same. */

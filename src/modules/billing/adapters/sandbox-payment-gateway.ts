@@ -6,6 +6,8 @@ import { Queues } from '../../../platform/queue/queues';
 import {
   CardPaymentMethod,
   ChargeOffSession,
+  CreateAccountLink,
+  CreateConnectedAccount,
   CreateCustomer,
   CreatePaymentIntent,
   CreateSetupIntent,
@@ -17,6 +19,8 @@ import {
 } from '../domain/payment-gateway';
 import { SANDBOX_SETTLEMENT_QUEUE, SandboxSettlementJob, settlementJobOptions } from '../workers/sandbox-settlement.jobs';
 import {
+  accountUpdated,
+  ConnectedAccountRow,
   PaymentIntentRow,
   paymentIntentSucceeded,
   SetupIntentRow,
@@ -42,7 +46,7 @@ const ID_RANDOM_CHARS = 24;
 /** The largest amount the processor accepts, in cents. */
 const MAX_AMOUNT_CENTS = 99_999_999;
 
-type Table = 'sandbox_customers' | 'sandbox_payment_intents' | 'sandbox_setup_intents';
+type Table = 'sandbox_customers' | 'sandbox_payment_intents' | 'sandbox_setup_intents' | 'sandbox_connected_accounts';
 
 interface CustomerRow {
   id: string;
@@ -79,7 +83,9 @@ export function sandboxPaymentGatewayFor(
  * POSTs the processor's signed `*.succeeded` event to our own webhook route
  * (see SandboxSettlementWorker). There is no card form: a top-up confirms
  * itself, every off-session charge of a saved card succeeds, and every setup
- * intent saves the test Visa 4242.
+ * intent saves the test Visa 4242. Nor is there an onboarding form: a
+ * connected account completes onboarding by itself, announced by
+ * `account.updated` with charges enabled and details submitted.
  *
  * Unknown ids are refused as the processor refuses them ("No such customer:
  * 'cus_...'"), with a PaymentGatewayError.
@@ -178,18 +184,48 @@ export class SandboxPaymentGateway extends PaymentGateway {
     return { url: `${this.options.webUrl}/billing?sandbox=1` };
   }
 
+  async createConnectedAccount({ vendorId, idempotencyKey }: CreateConnectedAccount): Promise<{ accountId: string }> {
+    const row = await this.insertOnce<ConnectedAccountRow>('sandbox_connected_accounts', {
+      id: newId('acct'),
+      vendor_id: vendorId,
+      idempotency_key: idempotencyKey,
+      created_at: this.clock.now(),
+    });
+    if (row.vendor_id !== vendorId) throw keyReused(idempotencyKey);
+    await this.scheduleSettlement(row);
+    return { accountId: row.id };
+  }
+
+  async createAccountLink({ accountId, returnUrl }: CreateAccountLink): Promise<{ url: string }> {
+    await this.requireAccount(accountId);
+    // No hosted onboarding stands behind the sandbox: the link leads straight back, `sandbox=1` telling the web app so.
+    const url = new URL(returnUrl);
+    url.searchParams.set('sandbox', '1');
+    return { url: url.toString() };
+  }
+
+  async createLoginLink(accountId: string): Promise<{ url: string }> {
+    const account = await this.requireAccount(accountId);
+    // The processor's own refusal: there is no dashboard before onboarding is complete.
+    if (!account.details_submitted)
+      throw new PaymentGatewayError(`Cannot create a login link for an account that has not completed onboarding (${accountId})`);
+    return { url: `${this.options.webUrl}/vendor/payouts?sandbox=1` };
+  }
+
   /**
    * Settles an intent, once: a top-up or setup intent succeeds (a setup intent
    * saves the test card to its customer), and the processor's event for it is
    * stored by id. Answers that event, serialized and signed now, without
    * delivering it: the settlement worker POSTs it, and with auto settle off a
    * test can post it to the webhook route itself. Called again, it answers the
-   * same event, signed anew.
+   * same event, signed anew. A connected account (`acct_...`) settles the same
+   * way: its onboarding completes, announced by `account.updated`.
    */
   async settle(intentId: string): Promise<SignedSandboxEvent> {
     const event = await this.dataSource.transaction(async (db) => {
       if (intentId.startsWith('seti_')) return setupIntentSucceeded(await this.settleSetupIntent(db, intentId));
       if (intentId.startsWith('pi_')) return paymentIntentSucceeded(await this.settlePaymentIntent(db, intentId));
+      if (intentId.startsWith('acct_')) return accountUpdated(await this.completeOnboarding(db, intentId));
       throw new PaymentGatewayError(`No such intent: '${intentId}'`);
     });
     const payload = JSON.stringify(event);
@@ -235,6 +271,29 @@ export class SandboxPaymentGateway extends PaymentGateway {
       `UPDATE sandbox_setup_intents SET status = $2, payment_method_id = $3, event_id = $4, settled_at = $5
         WHERE id = $1`,
       [id, settled.status, settled.payment_method_id, settled.event_id, settled.settled_at],
+    );
+    return settled;
+  }
+
+  private async completeOnboarding(db: EntityManager, id: string): Promise<ConnectedAccountRow> {
+    const [row]: ConnectedAccountRow[] = await db.query('SELECT * FROM sandbox_connected_accounts WHERE id = $1 FOR UPDATE', [
+      id,
+    ]);
+    if (!row) throw new PaymentGatewayError(`No such account: '${id}'`);
+    if (row.event_id) return row;
+    const settled: ConnectedAccountRow = {
+      ...row,
+      charges_enabled: true,
+      details_submitted: true,
+      payouts_enabled: true,
+      event_id: newId('evt'),
+      settled_at: this.clock.now(),
+    };
+    await db.query(
+      `UPDATE sandbox_connected_accounts
+          SET charges_enabled = true, details_submitted = true, payouts_enabled = true, event_id = $2, settled_at = $3
+        WHERE id = $1`,
+      [id, settled.event_id, settled.settled_at],
     );
     return settled;
   }
@@ -315,11 +374,11 @@ export class SandboxPaymentGateway extends PaymentGateway {
   }
 
   /**
-   * Queues the settlement of an intent not yet settled; the job id is the
-   * intent's, so a retried create call queues nothing new. A declined charge
-   * never settles.
+   * Queues the settlement of an intent (or connected account) not yet settled;
+   * the job id is the object's, so a retried create call queues nothing new. A
+   * declined charge never settles.
    */
-  private async scheduleSettlement(row: { id: string; status: string; event_id: string | null }): Promise<void> {
+  private async scheduleSettlement(row: { id: string; status?: string; event_id: string | null }): Promise<void> {
     if (!this.options.autoSettle || row.event_id || row.status === 'failed') return;
     try {
       await this.queues
@@ -336,6 +395,12 @@ export class SandboxPaymentGateway extends PaymentGateway {
     if (!row) throw new PaymentGatewayError(`No such customer: '${customerId}'`);
   }
 
+  private async requireAccount(accountId: string): Promise<ConnectedAccountRow> {
+    const [row] = await this.dataSource.query('SELECT * FROM sandbox_connected_accounts WHERE id = $1', [accountId]);
+    if (!row) throw new PaymentGatewayError(`No such account: '${accountId}'`);
+    return row;
+  }
+
   private async findPaymentMethod(paymentMethodId: string): Promise<PaymentMethodRow | undefined> {
     const [row] = await this.dataSource.query('SELECT * FROM sandbox_payment_methods WHERE id = $1', [paymentMethodId]);
     return row;
@@ -343,7 +408,7 @@ export class SandboxPaymentGateway extends PaymentGateway {
 }
 
 /** The processor's id form: a type prefix and random base62. */
-function newId(prefix: 'cus' | 'pi' | 'seti' | 'pm' | 'evt'): string {
+function newId(prefix: 'cus' | 'pi' | 'seti' | 'pm' | 'evt' | 'acct'): string {
   return `${prefix}_${randomAlphanumerics(ID_RANDOM_CHARS)}`;
 }
 

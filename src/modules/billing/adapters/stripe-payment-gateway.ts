@@ -2,6 +2,8 @@ import Stripe from 'stripe';
 import {
   CardPaymentMethod,
   ChargeOffSession,
+  CreateAccountLink,
+  CreateConnectedAccount,
   CreateCustomer,
   CreatePaymentIntent,
   CreateSetupIntent,
@@ -112,6 +114,34 @@ export class StripePaymentGateway extends PaymentGateway {
       this.stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }),
     );
     return { url: session.url };
+  }
+
+  /** An Express account that can receive transfers: the platform takes the payment and pays the vendor its share. */
+  async createConnectedAccount({ vendorId, idempotencyKey }: CreateConnectedAccount): Promise<{ accountId: string }> {
+    const account = await this.call('create a connected account', () =>
+      this.stripe.accounts.create(
+        { type: 'express', capabilities: { transfers: { requested: true } }, metadata: { vendorId } },
+        { idempotencyKey },
+      ),
+    );
+    return { accountId: account.id };
+  }
+
+  async createAccountLink({ accountId, refreshUrl, returnUrl }: CreateAccountLink): Promise<{ url: string }> {
+    const link = await this.call('create an account link', () =>
+      this.stripe.accountLinks.create({
+        account: accountId,
+        refresh_url: refreshUrl,
+        return_url: returnUrl,
+        type: 'account_onboarding',
+      }),
+    );
+    return { url: link.url };
+  }
+
+  async createLoginLink(accountId: string): Promise<{ url: string }> {
+    const link = await this.call('create a dashboard login link', () => this.stripe.accounts.createLoginLink(accountId));
+    return { url: link.url };
   }
 
   private async call<T>(action: string, request: () => Promise<T>): Promise<T> {

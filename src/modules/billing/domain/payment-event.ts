@@ -6,6 +6,8 @@ export const HANDLED_PAYMENT_EVENT_TYPES = [
   'payment_intent.succeeded',
   'payment_intent.payment_failed',
   'setup_intent.succeeded',
+  // A vendor's connected account changed: onboarding progress (charges enabled, details submitted).
+  'account.updated',
 ] as const;
 export type HandledPaymentEventType = (typeof HANDLED_PAYMENT_EVENT_TYPES)[number];
 
@@ -14,17 +16,25 @@ export interface PaymentEventReceived {
   data: {
     processorEventId: string;
     eventType: HandledPaymentEventType;
-    /** The intent the event is about: `pi_...` or `seti_...`. */
+    /** The object the event is about: an intent (`pi_...`, `seti_...`) or a connected account (`acct_...`). */
     objectId: string;
     amountCents: number | null;
     customerId: string | null;
     paymentMethodId: string | null;
-    /** Our own tags, set when we created the intent (`topUpId`, `ownerKind`, `ownerId`). */
+    /** Our own tags, set when we created the object (`topUpId`, `ownerKind`, `ownerId`; an account's `vendorId`). */
     metadata: Record<string, string>;
     failureMessage: string | null;
+    /** `account.updated` only (null otherwise, and in events stored before schema version 2): the onboarding flags. */
+    account: ConnectedAccountFlags | null;
     /** When the processor created the event. */
     occurredAt: string;
   };
+}
+
+export interface ConnectedAccountFlags {
+  chargesEnabled: boolean;
+  detailsSubmitted: boolean;
+  payoutsEnabled: boolean;
 }
 
 export const paymentEventStreamId = (processorEventId: string): string => `pay-event-${processorEventId}`;
@@ -51,6 +61,7 @@ export function readPaymentEvent(body: unknown): PaymentEventReceived['data'] | 
   const amount = object.amount;
   if (type.startsWith('payment_intent.') && (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 0))
     throw notAnEvent('data.object.amount is not an integer number of cents');
+  const account = type === 'account.updated' ? accountFlagsOf(object) : null;
   return {
     processorEventId: id,
     eventType: type as HandledPaymentEventType,
@@ -60,8 +71,17 @@ export function readPaymentEvent(body: unknown): PaymentEventReceived['data'] | 
     paymentMethodId: idOf(object.payment_method),
     metadata: stringsOf(object.metadata),
     failureMessage: failureOf(object.last_payment_error ?? object.last_setup_error),
+    account,
     occurredAt: new Date(created * 1000).toISOString(),
   };
+}
+
+/** The processor always sends both onboarding flags of an account; without them we could only guess. */
+function accountFlagsOf(object: Record<string, unknown>): ConnectedAccountFlags {
+  const { charges_enabled: chargesEnabled, details_submitted: detailsSubmitted, payouts_enabled: payoutsEnabled } = object;
+  if (typeof chargesEnabled !== 'boolean' || typeof detailsSubmitted !== 'boolean')
+    throw notAnEvent('data.object.charges_enabled and details_submitted must be booleans');
+  return { chargesEnabled, detailsSubmitted, payoutsEnabled: payoutsEnabled === true };
 }
 
 /** The processor sends either an id or, when expanded, the object with its id. */

@@ -33,6 +33,19 @@ export abstract class PaymentGateway {
 
   /** A page where the customer manages their saved methods. */
   abstract createPortalSession(request: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+
+  /**
+   * A connected account (the processor's Express kind) a vendor is paid out to, tagged with the vendor's id in its
+   * metadata (`vendorId`), which its `account.updated` events carry back. Onboarding is not complete until such an
+   * event reports charges enabled and details submitted.
+   */
+  abstract createConnectedAccount(request: CreateConnectedAccount): Promise<{ accountId: string }>;
+
+  /** A single-use page where the vendor gives the processor what onboarding needs. */
+  abstract createAccountLink(request: CreateAccountLink): Promise<{ url: string }>;
+
+  /** A single-use sign-in to the processor's dashboard of an onboarded account (payouts, balances). */
+  abstract createLoginLink(accountId: string): Promise<{ url: string }>;
 }
 
 export const CURRENCY = 'usd';
@@ -41,6 +54,20 @@ export interface CreateCustomer {
   /** Our owner, kept in the processor's metadata (`ownerId`). */
   ownerId: string;
   idempotencyKey: string;
+}
+
+export interface CreateConnectedAccount {
+  /** Our vendor (the vendor's user id), kept in the account's metadata (`vendorId`). */
+  vendorId: string;
+  idempotencyKey: string;
+}
+
+export interface CreateAccountLink {
+  accountId: string;
+  /** Where the processor sends the vendor when the link has expired or was already used: ask for a new one there. */
+  refreshUrl: string;
+  /** Where the processor sends the vendor when they leave onboarding (finished or not). */
+  returnUrl: string;
 }
 
 export interface CreatePaymentIntent {

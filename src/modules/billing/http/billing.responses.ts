@@ -25,3 +25,8 @@ export class PortalSession {
 export class WebhookReceived {
   @ApiProperty({ example: true }) received: true;
 }
+
+export class SellerLink {
+  @ApiProperty({ format: 'uri', description: 'A single-use page at the payment processor; it expires within minutes' })
+  url: string;
+}

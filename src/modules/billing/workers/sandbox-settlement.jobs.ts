@@ -4,7 +4,7 @@ import type { JobsOptions } from 'bullmq';
 export const SANDBOX_SETTLEMENT_QUEUE = 'sandbox-settlement';
 
 export interface SandboxSettlementJob {
-  /** `pi_...` or `seti_...`. */
+  /** `pi_...` or `seti_...` (an intent), or `acct_...` (a connected account whose onboarding completes). */
   intentId: string;
 }
 

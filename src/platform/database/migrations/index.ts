@@ -17,6 +17,8 @@ import { Purchasing1763930000000 } from './1763930000000-purchasing';
 import { SpendPolicies1763940000000 } from './1763940000000-spend-policies';
 import { TokenPolicies1763950000000 } from './1763950000000-token-policies';
 import { Approvals1763960000000 } from './1763960000000-approvals';
+import { ConnectedAccountsSandbox1763970000000 } from './1763970000000-connected-accounts-sandbox';
+import { ConnectedAccounts1763980000000 } from './1763980000000-connected-accounts';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -39,4 +41,6 @@ export const MIGRATIONS = [
   SpendPolicies1763940000000,
   TokenPolicies1763950000000,
   Approvals1763960000000,
+  ConnectedAccountsSandbox1763970000000,
+  ConnectedAccounts1763980000000,
 ];
