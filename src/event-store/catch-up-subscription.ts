@@ -17,6 +17,12 @@ export function catchUpSubscription(
   readAll: (options: ReadAllOptions) => Promise<RecordedEvent[]>,
   wake: WakeSignal,
   options: SubscribeOptions,
+  /**
+   * True while this process appended past `after` what the log does not show
+   * yet (another transaction holds the visibility horizon back): the interval
+   * then stays short, because a request is likely waiting to read its write.
+   */
+  unseenLocalWrite: (after: LogPosition | undefined) => boolean = () => false,
 ): Subscription {
   const batchSize = options.batchSize ?? 500;
   let after: LogPosition | undefined = options.after;
@@ -43,6 +49,7 @@ export function catchUpSubscription(
         await pause(ERROR_PAUSE_MS);
         continue;
       }
+      if (unseenLocalWrite(after)) idleDelay = IDLE_POLL_MIN_MS;
       const woken = await pause(idleDelay);
       idleDelay = woken ? IDLE_POLL_MIN_MS : Math.min(idleDelay * 2, IDLE_POLL_MAX_MS);
     }

@@ -137,6 +137,8 @@ const SELECT_COLUMNS = `position, transaction_id::text AS commit_position, event
  */
 export class PostgresEventStore extends EventStore {
   private readonly wake = new WakeSignal();
+  /** The furthest position this process appended: subscribers poll eagerly until they have seen it. */
+  private lastLocalWrite: LogPosition | undefined;
   private listener: Client | undefined;
   private listenerTimer: NodeJS.Timeout | undefined;
   private notifyPending = false;
@@ -187,7 +189,7 @@ export class PostgresEventStore extends EventStore {
         const results: AppendResult[] = [];
         for (const append of prepared) results.push(await this.appendWith(client, append));
         await client.query('COMMIT');
-        this.announce();
+        this.announce(results);
         return results;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -217,7 +219,7 @@ export class PostgresEventStore extends EventStore {
    */
   private async commitBatch(batch: StreamAppend[]): Promise<Promise<AppendResult>[]> {
     const made = batch.length > 1 ? await this.appendGroup(batch).catch(() => []) : [];
-    if (made.some(Boolean)) this.announce();
+    if (made.some(Boolean)) this.announce(made);
     return batch.map((append, i) => (made[i] ? Promise.resolve(made[i]) : this.appendAlone(append)));
   }
 
@@ -263,7 +265,7 @@ export class PostgresEventStore extends EventStore {
     for (let attempt = 0; ; attempt++) {
       try {
         const result = await this.appendWith(this.pool, append);
-        this.announce();
+        this.announce([result]);
         return result;
       } catch (error) {
         if (!(error instanceof UniqueViolation)) throw error;
@@ -305,7 +307,12 @@ export class PostgresEventStore extends EventStore {
 
   subscribe(options: SubscribeOptions): Subscription {
     this.listen();
-    return catchUpSubscription((o) => this.readAll(o), this.wake, options);
+    return catchUpSubscription(
+      (o) => this.readAll(o),
+      this.wake,
+      options,
+      (after) => this.lastLocalWrite !== undefined && (after === undefined || this.lastLocalWrite.isAfter(after)),
+    );
   }
 
   async headPosition(): Promise<LogPosition | null> {
@@ -425,7 +432,9 @@ export class PostgresEventStore extends EventStore {
    * most once per NOTIFY_COALESCE_MS: each NOTIFY is a commit of its own that
    * takes a cluster-wide lock, so one per append would halve append throughput.
    */
-  private announce(): void {
+  private announce(written: (AppendResult | null)[]): void {
+    for (const result of written)
+      if (result && (!this.lastLocalWrite || result.position.isAfter(this.lastLocalWrite))) this.lastLocalWrite = result.position;
     this.wake.notify();
     if (this.notifyPending || this.closed) return;
     this.notifyPending = true;
