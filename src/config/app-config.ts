@@ -79,6 +79,8 @@ export interface PaymentsConfig {
   stripeApiUrl: string | undefined;
   /** Verifies `pay-signature`; unset: a secret generated once under `dataDir` (sandbox only). */
   webhookSecret: string | undefined;
+  /** The Connect endpoint's own signing secret (connected accounts' `account.updated`), also accepted. */
+  connectWebhookSecret: string | undefined;
   /** Sandbox only: settle each intent by itself a moment after it is created. */
   sandboxAutoSettle: boolean;
 }
@@ -124,6 +126,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     stripeSecretKey: read.optional('STRIPE_SECRET_KEY'),
     stripeApiUrl: read.optionalUrl('STRIPE_API_URL', ['http:', 'https:']),
     webhookSecret: read.optional('STRIPE_WEBHOOK_SECRET'),
+    connectWebhookSecret: read.optional('STRIPE_CONNECT_WEBHOOK_SECRET'),
     sandboxAutoSettle: read.boolean('PAY_SANDBOX_AUTO_SETTLE', true),
   };
   if (payments.stripeSecretKey && !payments.webhookSecret) {

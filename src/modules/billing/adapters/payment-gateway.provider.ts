@@ -27,7 +27,11 @@ export const paymentGatewayProviders: Provider[] = [
   {
     provide: WebhookSignature,
     inject: [APP_CONFIG],
-    useFactory: (config: AppConfig) => new WebhookSignature(webhookSecretFor(config.payments, config.dataDir)),
+    useFactory: (config: AppConfig) =>
+      new WebhookSignature(
+        webhookSecretFor(config.payments, config.dataDir),
+        config.payments.connectWebhookSecret ? [config.payments.connectWebhookSecret] : [],
+      ),
   },
   // The sandbox delivers its webhooks to this very server, on the port it listens on.
   { provide: SANDBOX_WEBHOOK_URL, inject: [HttpAdapterHost], useFactory: ownWebhookUrlFrom },

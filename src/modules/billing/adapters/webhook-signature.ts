@@ -12,23 +12,29 @@ export const SIGNATURE_TOLERANCE_SECONDS = 300;
  * processor's own SDK. The sandbox signs what it delivers to us the same way.
  */
 export class WebhookSignature {
-  constructor(private readonly secret: string) {}
+  /** `also`: further secrets a signature may be made with (Stripe signs a Connect endpoint with its own). */
+  constructor(
+    private readonly secret: string,
+    private readonly also: string[] = [],
+  ) {}
 
-  /** True when `header` signs exactly these bytes with our secret, no more than 300 s before `now`. */
+  /** True when `header` signs exactly these bytes with one of our secrets, no more than 300 s before `now`. */
   verifies(rawBody: Buffer, header: string | undefined, now: Date): boolean {
     if (!header) return false;
-    try {
-      return Stripe.webhooks.signature!.verifyHeader(
-        rawBody,
-        header,
-        this.secret,
-        SIGNATURE_TOLERANCE_SECONDS,
-        undefined,
-        now.getTime(),
-      );
-    } catch {
-      return false;
-    }
+    return [this.secret, ...this.also].some((secret) => {
+      try {
+        return Stripe.webhooks.signature!.verifyHeader(
+          rawBody,
+          header,
+          secret,
+          SIGNATURE_TOLERANCE_SECONDS,
+          undefined,
+          now.getTime(),
+        );
+      } catch {
+        return false;
+      }
+    });
   }
 
   sign(payload: string, at: Date): string {
