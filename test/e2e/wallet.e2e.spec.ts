@@ -222,6 +222,43 @@ describe('wallets and top-ups, through the Stripe SDK against a loopback Stripe'
     expect(methods.paymentMethods[0]).toMatchObject({ brand: 'visa', last4: '4242' });
   });
 
+  it('stops listing a card the processor reports detached, and a top-up canceled before payment credits nothing', async () => {
+    const me = await newCaller(app);
+    const { clientSecret } = await json(await me.call('POST', '/v1/billing/setup-intent'));
+    await deliver(stripe.completeSetupIntent(intentOf(clientSecret)));
+    const [card] = await eventually(async () => {
+      const { paymentMethods } = await json(await me.call('GET', '/v1/billing/payment-methods'));
+      return paymentMethods.length === 1 && paymentMethods;
+    });
+    const detached = {
+      id: `evt_${randomUUID().replace(/-/g, '')}`,
+      object: 'event',
+      type: 'payment_method.detached',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: card.id, object: 'payment_method', customer: null } },
+    };
+    expect((await deliver(detached)).status).toBe(200);
+    await eventually(async () => (await json(await me.call('GET', '/v1/billing/payment-methods'))).paymentMethods.length === 0, {
+      description: 'the detached card to be removed',
+    });
+    expect((await me.call('PATCH', '/v1/wallet/auto-top-up', { enabled: true })).status).toBe(422);
+
+    const top = await json(await me.call('POST', '/v1/wallet/top-up', { amountCents: 800 }));
+    const paid = stripe.succeedPaymentIntent(intentOf(top.clientSecret));
+    const canceled = {
+      ...paid,
+      id: `evt_${randomUUID().replace(/-/g, '')}`,
+      type: 'payment_intent.canceled',
+      data: { object: { ...(paid.data.object as object), status: 'canceled', cancellation_reason: 'abandoned' } },
+    };
+    expect((await deliver(canceled)).status).toBe(200);
+    const topUpId = (paid.data.object as { metadata: Record<string, string> }).metadata.topUpId;
+    await eventually(async () =>
+      (await app.server.app.get(EventStore).readStream(`top-up-${topUpId}`)).some((e) => e.type === 'TopUpFailed'),
+    );
+    expect((await wallet(me)).balanceCents).toBe(0);
+  });
+
   it('creates the processor customer once when two setup intents are asked for at once', async () => {
     const me = await newCaller(app);
     const answers = await Promise.all([me.call('POST', '/v1/billing/setup-intent'), me.call('POST', '/v1/billing/setup-intent')]);

@@ -9,6 +9,7 @@ import { OpenPortalSessionHandler } from './commands/open-portal-session/open-po
 import { OpenSetupIntentHandler } from './commands/open-setup-intent/open-setup-intent.handler';
 import { ReceivePaymentEventHandler } from './commands/receive-payment-event/receive-payment-event.handler';
 import { RecordAccountStatusHandler } from './commands/record-account-status/record-account-status.handler';
+import { RemovePaymentMethodHandler } from './commands/remove-payment-method/remove-payment-method.handler';
 import { SavePaymentMethodHandler } from './commands/save-payment-method/save-payment-method.handler';
 import { StartSellerOnboardingHandler } from './commands/start-seller-onboarding/start-seller-onboarding.handler';
 import { PaymentGateway } from './domain/payment-gateway';
@@ -28,6 +29,7 @@ const commandHandlers = [
   OpenSetupIntentHandler,
   OpenPortalSessionHandler,
   SavePaymentMethodHandler,
+  RemovePaymentMethodHandler,
   ChargeSavedMethodHandler,
   StartSellerOnboardingHandler,
   OpenSellerDashboardHandler,

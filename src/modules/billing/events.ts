@@ -12,6 +12,8 @@ export const BillingEvents = defineEventCatalogue('billing', {
   ProcessorCustomerCreated: { schemaVersion: 1 },
   SetupIntentOpened: { schemaVersion: 1 },
   PaymentMethodSaved: { schemaVersion: 1 },
+  /** The card was detached at the processor: no longer listed, nor charged. */
+  PaymentMethodRemoved: { schemaVersion: 1 },
   // A vendor's connected account at the processor, stream `connected-account-<vendorId>`.
   ConnectedAccountCreated: { schemaVersion: 1 },
   /** What an `account.updated` reported: the onboarding flags; the newest report wins. */

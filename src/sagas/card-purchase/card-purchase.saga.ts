@@ -41,7 +41,7 @@ export class CardPurchaseSaga extends Saga {
     if (!orderId) return nothing();
     if (data.eventType === 'payment_intent.succeeded')
       return { commands: [new CompleteCardPurchaseCommand(orderId, data.objectId)], jobs: [] };
-    if (data.eventType === 'payment_intent.payment_failed')
+    if (data.eventType === 'payment_intent.payment_failed' || data.eventType === 'payment_intent.canceled')
       return {
         commands: [new FailCardPurchaseCommand(orderId, data.objectId, data.failureMessage ?? 'The payment failed')],
         jobs: [],

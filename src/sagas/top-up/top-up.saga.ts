@@ -36,6 +36,7 @@ export class TopUpSaga extends Saga {
           jobs: [],
         };
       case 'payment_intent.payment_failed':
+      case 'payment_intent.canceled':
         return {
           commands: [
             new FailTopUpCommand(topUpId, data.objectId, data.processorEventId, data.failureMessage ?? 'The payment failed'),

@@ -1,6 +1,7 @@
 import { FailTopUpCommand } from '../../../src/modules/wallet/commands/fail-top-up/fail-top-up.command';
 import { SettleTopUpCommand } from '../../../src/modules/wallet/commands/settle-top-up/settle-top-up.command';
 import { RecordAccountStatusCommand } from '../../../src/modules/billing/commands/record-account-status/record-account-status.command';
+import { RemovePaymentMethodCommand } from '../../../src/modules/billing/commands/remove-payment-method/remove-payment-method.command';
 import { SavePaymentMethodCommand } from '../../../src/modules/billing/commands/save-payment-method/save-payment-method.command';
 import { BillingEvents } from '../../../src/modules/billing/events';
 import { WalletEvents } from '../../../src/modules/wallet/events';
@@ -97,5 +98,20 @@ describe('money sagas', () => {
     expect(accounts.receives(noVendor).commands).toEqual([]);
     expect(accounts.receives(notOurs).commands).toEqual([]);
     expect(accounts.receives(paymentEvent('payment_intent.succeeded')).commands).toEqual([]);
+  });
+
+  it('treats a canceled intent as a failed one, and removes a detached card', () => {
+    expect(
+      topUps.receives(paymentEvent('payment_intent.canceled', { failureMessage: 'The payment was canceled' })).commands,
+    ).toEqual([new FailTopUpCommand(topUpId, 'pi_1', 'evt_1', 'The payment was canceled')]);
+    const detached = paymentEvent('payment_method.detached', {
+      objectId: 'pm_9',
+      paymentMethodId: 'pm_9',
+      amountCents: null,
+      metadata: {},
+    });
+    expect(whenSaga(new SavedPaymentMethodSaga(null as never)).receives(detached).commands).toEqual([
+      new RemovePaymentMethodCommand('pm_9'),
+    ]);
   });
 });

@@ -13,7 +13,8 @@ export type BillingCustomerEvent =
       data: { ownerKind: string; ownerId: string; customerId: string; createdAt: string };
     }
   | { type: typeof BillingEvents.SetupIntentOpened; data: { setupIntentId: string; openedAt: string } }
-  | { type: typeof BillingEvents.PaymentMethodSaved; data: CardPaymentMethod & { setupIntentId: string; savedAt: string } };
+  | { type: typeof BillingEvents.PaymentMethodSaved; data: CardPaymentMethod & { setupIntentId: string; savedAt: string } }
+  | { type: typeof BillingEvents.PaymentMethodRemoved; data: { paymentMethodId: string; removedAt: string } };
 
 export type DecidedBillingCustomerEvent = BillingCustomerEvent & { eventId?: string };
 
@@ -26,7 +27,8 @@ export interface BillingCustomerState {
 export type BillingCustomerCommand =
   | { type: 'RecordCustomer'; ownerKind: string; ownerId: string; customerId: string; now: Date }
   | { type: 'RecordSetupIntent'; setupIntentId: string; now: Date }
-  | { type: 'SavePaymentMethod'; setupIntentId: string; method: CardPaymentMethod; now: Date };
+  | { type: 'SavePaymentMethod'; setupIntentId: string; method: CardPaymentMethod; now: Date }
+  | { type: 'RemovePaymentMethod'; paymentMethodId: string; now: Date };
 
 export const billingCustomerStreamId = (ownerKind: string, ownerId: string): string => `billing-customer-${ownerKind}-${ownerId}`;
 
@@ -52,6 +54,15 @@ function decide(command: BillingCustomerCommand, state: BillingCustomerState): D
           data: { ...command.method, setupIntentId: command.setupIntentId, savedAt: at },
         },
       ];
+    case 'RemovePaymentMethod':
+      if (!state.paymentMethods.some((method) => method.id === command.paymentMethodId)) return [];
+      return [
+        {
+          eventId: derivedId(BillingEvents.PaymentMethodRemoved, command.paymentMethodId),
+          type: BillingEvents.PaymentMethodRemoved,
+          data: { paymentMethodId: command.paymentMethodId, removedAt: at },
+        },
+      ];
   }
 }
 
@@ -63,6 +74,8 @@ function evolve(state: BillingCustomerState, event: BillingCustomerEvent): Billi
       const { id, brand, last4, expMonth, expYear } = event.data;
       return { ...state, paymentMethods: [...state.paymentMethods, { id, brand, last4, expMonth, expYear }] };
     }
+    case BillingEvents.PaymentMethodRemoved:
+      return { ...state, paymentMethods: state.paymentMethods.filter((method) => method.id !== event.data.paymentMethodId) };
     default:
       return state;
   }

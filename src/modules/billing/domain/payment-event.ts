@@ -5,7 +5,11 @@ import { BillingEvents } from '../events';
 export const HANDLED_PAYMENT_EVENT_TYPES = [
   'payment_intent.succeeded',
   'payment_intent.payment_failed',
+  /** Canceled before it was paid: for us, a failure like any other. */
+  'payment_intent.canceled',
   'setup_intent.succeeded',
+  /** A card removed (in the processor's customer portal, say): no longer listed, nor charged. */
+  'payment_method.detached',
   // A vendor's connected account changed: onboarding progress (charges enabled, details submitted).
   'account.updated',
 ] as const;
@@ -68,9 +72,12 @@ export function readPaymentEvent(body: unknown): PaymentEventReceived['data'] | 
     objectId: object.id,
     amountCents: typeof amount === 'number' ? amount : null,
     customerId: idOf(object.customer),
-    paymentMethodId: idOf(object.payment_method),
+    paymentMethodId: type === 'payment_method.detached' ? object.id : idOf(object.payment_method),
     metadata: stringsOf(object.metadata),
-    failureMessage: failureOf(object.last_payment_error ?? object.last_setup_error),
+    failureMessage:
+      type === 'payment_intent.canceled'
+        ? `The payment was canceled${typeof object.cancellation_reason === 'string' ? ` (${object.cancellation_reason.slice(0, 100)})` : ''}`
+        : failureOf(object.last_payment_error ?? object.last_setup_error),
     account,
     occurredAt: new Date(created * 1000).toISOString(),
   };

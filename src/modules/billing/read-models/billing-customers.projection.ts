@@ -12,7 +12,11 @@ const CUSTOMER_STREAM = /^billing-customer-(user|org)-(.+)$/;
 @AsProjection()
 export class BillingCustomersProjection implements Projection {
   readonly name = 'billing-customers';
-  readonly eventTypes = [BillingEvents.ProcessorCustomerCreated, BillingEvents.PaymentMethodSaved];
+  readonly eventTypes = [
+    BillingEvents.ProcessorCustomerCreated,
+    BillingEvents.PaymentMethodSaved,
+    BillingEvents.PaymentMethodRemoved,
+  ];
 
   async apply(event: RecordedEvent, tx: EntityManager): Promise<void> {
     const owner = CUSTOMER_STREAM.exec(event.streamId);
@@ -25,6 +29,12 @@ export class BillingCustomersProjection implements Projection {
          ON CONFLICT (owner_kind, owner_id) DO NOTHING`,
         [ownerKind, ownerId, e.data.customerId, e.data.createdAt],
       );
+    } else if (e.type === BillingEvents.PaymentMethodRemoved) {
+      await tx.query('DELETE FROM billing_payment_methods WHERE owner_kind = $1 AND owner_id = $2 AND payment_method_id = $3', [
+        ownerKind,
+        ownerId,
+        e.data.paymentMethodId,
+      ]);
     } else if (e.type === BillingEvents.PaymentMethodSaved) {
       await tx.query(
         `INSERT INTO billing_payment_methods (owner_kind, owner_id, payment_method_id, brand, last4, exp_month, exp_year, saved_at)
