@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { EventStore, NewEvent, RecordedEvent, StreamAppend, WrongExpectedVersionError } from './event-store';
+import { EventStore, ExpectedState, NewEvent, RecordedEvent, StreamAppend, WrongExpectedVersionError } from './event-store';
 import { Snapshot, SnapshotStore } from './snapshot-store';
 
 /**
@@ -44,6 +44,9 @@ export async function foldStream<S, E extends { type: string; data: unknown }>(
   await saveSnapshotIfDue(snapshotting, streamId, folded, folded.snapshotRevision);
   return { state: folded.state, revision: folded.revision };
 }
+
+/** The expected state to append at after folding to `revision` (-1: the stream does not exist yet). */
+export const expectedAt = (revision: number): ExpectedState => (revision < 0 ? 'no_stream' : revision);
 
 /** A pure aggregate: `decide` turns a command and the state into events, `evolve` folds events into the state. */
 export interface Decider<C, S, E extends { type: string; data: unknown }> {
@@ -108,7 +111,7 @@ export async function decideOnce<C, S, E extends { type: string; data: unknown }
   await options.beforeAppend?.();
   // A snapshot names the event at its revision, so the events need their ids before they are stored.
   const toAppend = (snapshotting ? withEventIds(events) : events) as unknown as NewEvent[];
-  const append: StreamAppend = { streamId, events: toAppend, expected: revision < 0 ? 'no_stream' : revision };
+  const append: StreamAppend = { streamId, events: toAppend, expected: expectedAt(revision) };
   const others = options.alongside?.(events, state) ?? [];
   const appended =
     others.length === 0

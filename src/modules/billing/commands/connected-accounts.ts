@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventStore } from '../../../event-store/event-store';
-import { foldStream, retryOnConflict } from '../../../event-store/fold-stream';
+import { expectedAt, foldStream, retryOnConflict } from '../../../event-store/fold-stream';
 import { Clock } from '../../../platform/clock/clock';
 import { derivedId } from '../../../platform/ids';
 import {
@@ -45,7 +45,7 @@ export class ConnectedAccounts {
       });
       const events = connectedAccountDecider.decide({ type: 'RecordAccount', vendorId, accountId, now: this.clock.now() }, state);
       // `no_stream` but for a report of the account that arrived first (then at the revision read).
-      await this.store.append(connectedAccountStreamId(vendorId), events, revision < 0 ? 'no_stream' : revision);
+      await this.store.append(connectedAccountStreamId(vendorId), events, expectedAt(revision));
       return accountId;
     });
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventStore, StreamAppend } from '../../../event-store/event-store';
-import { foldStream } from '../../../event-store/fold-stream';
+import { expectedAt, foldStream } from '../../../event-store/fold-stream';
 import { SnapshotStore } from '../../../event-store/snapshot-store';
 import { evaluatePurchase, PolicyPurchaseTerms, PurchaseEvaluation } from '../domain/purchase-evaluation';
 import {
@@ -74,7 +74,7 @@ export class PolicyLedger {
       {
         streamId: policyStreamId(folded.policyId),
         events,
-        expected: folded.revision < 0 ? 'no_stream' : folded.revision,
+        expected: expectedAt(folded.revision),
       },
     ];
   }

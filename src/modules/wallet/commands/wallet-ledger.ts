@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { EventStore, ExpectedState, StreamAppend } from '../../../event-store/event-store';
-import { foldStream } from '../../../event-store/fold-stream';
+import { EventStore, StreamAppend } from '../../../event-store/event-store';
+import { expectedAt, foldStream } from '../../../event-store/fold-stream';
 import { SnapshotStore } from '../../../event-store/snapshot-store';
 import { KeyedMutex } from '../../../platform/concurrency/keyed-mutex';
 import { isUuid } from '../../../platform/ids';
-import { topUpStreamId } from '../domain/top-up.decider';
+import { DecidedTopUpEvent, topUpDecider, TopUpState, topUpStreamId } from '../domain/top-up.decider';
 import { DecidedWalletEvent, walletDecider, WalletState } from '../domain/wallet.decider';
 import { WalletOwner, walletStreamId } from '../domain/wallet-owner';
 
@@ -44,6 +44,16 @@ export class WalletLedger {
     );
   }
 
+  /** Our record of a top-up, and the revision to append at. */
+  foldTopUp(topUpId: string): Promise<{ state: TopUpState; revision: number }> {
+    return foldStream<TopUpState, DecidedTopUpEvent>(
+      this.store,
+      topUpStreamId(topUpId),
+      topUpDecider.evolve,
+      topUpDecider.initialState,
+    );
+  }
+
   /** The wallet a top-up funds, or null for a top-up we never recorded. */
   async ownerOfTopUp(topUpId: string | null): Promise<WalletOwner | null> {
     if (!topUpId || !isUuid(topUpId)) return null;
@@ -56,5 +66,3 @@ export class WalletLedger {
     return { streamId: walletStreamId(owner), events, expected: expectedAt(folded.revision) };
   }
 }
-
-export const expectedAt = (revision: number): ExpectedState => (revision < 0 ? 'no_stream' : revision);

@@ -18,9 +18,6 @@ export function walletOwnerOf(streamId: string): WalletOwner | null {
   return match ? { kind: match[1] as WalletOwner['kind'], id: match[2] } : null;
 }
 
-/** The one currency, for now. */
-export const WALLET_CURRENCY = 'usd';
-
 /** Bounds of a top-up, manual or automatic, in cents. */
 export const TOP_UP_MIN_CENTS = 500;
 export const TOP_UP_MAX_CENTS = 50_000;

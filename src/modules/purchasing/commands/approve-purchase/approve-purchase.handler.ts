@@ -1,12 +1,12 @@
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '../../../../event-store/event-store';
-import { foldStream } from '../../../../event-store/fold-stream';
+import { expectedAt } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { derivedId, isUuid } from '../../../../platform/ids';
-import { ApprovalEvent, ApprovalState, approvalStreamId, decidableBy, evolveApproval } from '../../domain/approval';
+import { approvalStreamId, decidableBy } from '../../domain/approval';
 import { PurchasingEvents } from '../../events';
-import { expectedAt } from '../../../wallet/commands/wallet-ledger';
+import { foldApproval } from '../purchase-streams';
 import { PurchaseAnswer, PurchaseCommand } from '../purchase/purchase.command';
 import { ApprovePurchaseCommand, DeclinePurchaseCommand } from './approve-purchase.command';
 
@@ -29,9 +29,7 @@ export class ApprovePurchaseHandler implements ICommandHandler<ApprovePurchaseCo
   async execute({ approvalId, ownerId, approverPolicyId }: ApprovePurchaseCommand): Promise<PurchaseAnswer> {
     refuseBoundTokens(approverPolicyId);
     if (!isUuid(approvalId)) throw new DomainError('not_found', 'Approval not found');
-    const { state } = await foldStream<ApprovalState, ApprovalEvent>(this.store, approvalStreamId(approvalId), evolveApproval, {
-      status: 'none',
-    });
+    const { state } = await foldApproval(this.store, approvalId);
     const { request } = decidableBy(state, ownerId, this.clock.now());
     // The purchase appends the approval's `approved` in its own atomic append: a second approval finds it decided.
     return this.commands.execute(
@@ -61,9 +59,7 @@ export class DeclinePurchaseHandler implements ICommandHandler<DeclinePurchaseCo
     refuseBoundTokens(approverPolicyId);
     if (!isUuid(approvalId)) throw new DomainError('not_found', 'Approval not found');
     const stream = approvalStreamId(approvalId);
-    const { state, revision } = await foldStream<ApprovalState, ApprovalEvent>(this.store, stream, evolveApproval, {
-      status: 'none',
-    });
+    const { state, revision } = await foldApproval(this.store, approvalId);
     decidableBy(state, ownerId, this.clock.now());
     await this.store.append(
       stream,

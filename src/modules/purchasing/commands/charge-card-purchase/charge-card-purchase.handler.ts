@@ -1,11 +1,12 @@
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '../../../../event-store/event-store';
-import { foldStream } from '../../../../event-store/fold-stream';
+
 import { Clock } from '../../../../platform/clock/clock';
 import { derivedId } from '../../../../platform/ids';
 import { ChargeSavedMethodCommand } from '../../../billing/commands/charge-saved-method/charge-saved-method.command';
-import { evolveOrder, OrderEvent, OrderState, orderStreamId } from '../../domain/purchase';
+import { orderStreamId } from '../../domain/purchase';
 import { PurchasingEvents } from '../../events';
+import { foldOrder } from '../purchase-streams';
 import { FailCardPurchaseCommand } from '../fail-card-purchase/fail-card-purchase.command';
 import { CardChargeOutcome, ChargeCardPurchaseCommand } from './charge-card-purchase.command';
 
@@ -18,7 +19,7 @@ export class ChargeCardPurchaseHandler implements ICommandHandler<ChargeCardPurc
   ) {}
 
   async execute({ orderId, alongside }: ChargeCardPurchaseCommand): Promise<CardChargeOutcome> {
-    const order = await foldStream<OrderState, OrderEvent>(this.store, orderStreamId(orderId), evolveOrder, { status: 'none' });
+    const order = await foldOrder(this.store, orderId);
     if (order.state.status === 'none' || order.state.made.fundingSource !== 'card')
       return { charged: false, reason: 'No such card order' };
     if (order.state.status === 'failed') return { charged: false, reason: 'The payment for this order failed' };

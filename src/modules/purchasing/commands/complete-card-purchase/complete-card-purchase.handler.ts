@@ -1,22 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore, StreamAppend } from '../../../../event-store/event-store';
-import { foldStream, retryOnConflict } from '../../../../event-store/fold-stream';
+import { expectedAt, retryOnConflict } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
 import { derivedId } from '../../../../platform/ids';
-import { expectedAt } from '../../../wallet/commands/wallet-ledger';
-import {
-  EntitlementEvent,
-  entitlementIdFor,
-  EntitlementState,
-  entitlementStreamId,
-  evolveEntitlement,
-  evolveOrder,
-  OrderEvent,
-  OrderState,
-  orderStreamId,
-} from '../../domain/purchase';
+import { entitlementIdFor, entitlementStreamId, orderStreamId } from '../../domain/purchase';
 import { PurchasingEvents } from '../../events';
+import { foldOrder, foldEntitlement } from '../purchase-streams';
 import { CompleteCardPurchaseCommand } from './complete-card-purchase.command';
 
 /**
@@ -36,19 +26,14 @@ export class CompleteCardPurchaseHandler implements ICommandHandler<CompleteCard
 
   execute({ orderId, paymentIntentId }: CompleteCardPurchaseCommand): Promise<void> {
     return retryOnConflict(async () => {
-      const order = await foldStream<OrderState, OrderEvent>(this.store, orderStreamId(orderId), evolveOrder, { status: 'none' });
+      const order = await foldOrder(this.store, orderId);
       if (order.state.status === 'none') {
         this.logger.warn(`payment intent ${paymentIntentId} names order ${orderId}, which does not exist: not granted`);
         return;
       }
       if (order.state.status === 'paid') return;
       const made = order.state.made;
-      const hold = await foldStream<EntitlementState, EntitlementEvent>(
-        this.store,
-        entitlementStreamId(made.userId, made.listingId),
-        evolveEntitlement,
-        { status: 'none' },
-      );
+      const hold = await foldEntitlement(this.store, made.userId, made.listingId);
       const at = this.clock.now().toISOString();
       const appends: StreamAppend[] = [
         {

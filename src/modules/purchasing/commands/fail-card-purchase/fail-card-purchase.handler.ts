@@ -1,20 +1,11 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore, StreamAppend } from '../../../../event-store/event-store';
-import { foldStream, retryOnConflict } from '../../../../event-store/fold-stream';
+import { expectedAt, retryOnConflict } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
 import { derivedId } from '../../../../platform/ids';
-import { expectedAt } from '../../../wallet/commands/wallet-ledger';
-import {
-  EntitlementEvent,
-  EntitlementState,
-  entitlementStreamId,
-  evolveEntitlement,
-  evolveOrder,
-  OrderEvent,
-  OrderState,
-  orderStreamId,
-} from '../../domain/purchase';
+import { entitlementStreamId, orderStreamId } from '../../domain/purchase';
 import { PurchasingEvents } from '../../events';
+import { foldOrder, foldEntitlement } from '../purchase-streams';
 import { FailCardPurchaseCommand } from './fail-card-purchase.command';
 
 @CommandHandler(FailCardPurchaseCommand)
@@ -26,15 +17,10 @@ export class FailCardPurchaseHandler implements ICommandHandler<FailCardPurchase
 
   execute({ orderId, paymentIntentId, reason, alongside }: FailCardPurchaseCommand): Promise<void> {
     return retryOnConflict(async () => {
-      const order = await foldStream<OrderState, OrderEvent>(this.store, orderStreamId(orderId), evolveOrder, { status: 'none' });
+      const order = await foldOrder(this.store, orderId);
       if (order.state.status !== 'pending') return;
       const { userId, listingId } = order.state.made;
-      const hold = await foldStream<EntitlementState, EntitlementEvent>(
-        this.store,
-        entitlementStreamId(userId, listingId),
-        evolveEntitlement,
-        { status: 'none' },
-      );
+      const hold = await foldEntitlement(this.store, userId, listingId);
       const at = this.clock.now().toISOString();
       const appends: StreamAppend[] = [
         {

@@ -2,14 +2,13 @@ import { CommandBus, CommandHandler, ICommandHandler, QueryBus } from '@nestjs/c
 import { AppConfig } from '../../../../config/app-config';
 import { InjectConfig } from '../../../../config/config.module';
 import { EventStore } from '../../../../event-store/event-store';
-import { foldStream } from '../../../../event-store/fold-stream';
+
 import { Clock } from '../../../../platform/clock/clock';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { RecordInstallCommand } from '../../../catalog/commands/record-install/record-install.command';
 import { PurchaseTerms } from '../../../catalog/queries/get-purchase-terms/get-purchase-terms.query';
 import { GetReleaseTermsQuery } from '../../../catalog/queries/get-release-terms/get-release-terms.query';
 import { DownloadLinks } from '../../domain/download-link';
-import { EntitlementEvent, EntitlementState, entitlementStreamId, evolveEntitlement } from '../../domain/purchase';
 import { PurchaseCaller, PurchaseCommand } from '../purchase/purchase.command';
 import { DownloadTicket, IssueDownloadCommand } from './issue-download.command';
 
@@ -20,7 +19,8 @@ import { DownloadTicket, IssueDownloadCommand } from './issue-download.command';
  * and each issue records an install, which counts once per user, listing and UTC day.
  * Installs are counted here, when the URL is issued, rather than when the file
  * is served: the served route knows no more than the signature.
- */
+ */ import { foldEntitlement } from '../purchase-streams';
+
 @CommandHandler(IssueDownloadCommand)
 export class IssueDownloadHandler implements ICommandHandler<IssueDownloadCommand, DownloadTicket> {
   constructor(
@@ -43,12 +43,7 @@ export class IssueDownloadHandler implements ICommandHandler<IssueDownloadComman
   /** The entitlement's stream, not its read model, decides: it is what a purchase appends to. */
   private async requireEntitlement(userId: string, terms: PurchaseTerms, caller: PurchaseCaller): Promise<void> {
     // Granted only: a card purchase still settling (a hold) is not yet an entitlement.
-    const { state } = await foldStream<EntitlementState, EntitlementEvent>(
-      this.store,
-      entitlementStreamId(userId, terms.listingId),
-      evolveEntitlement,
-      { status: 'none' },
-    );
+    const { state } = await foldEntitlement(this.store, userId, terms.listingId);
     if (state.status === 'granted') return;
     if (terms.priceCents > 0) throw buyFirst(terms);
     try {

@@ -3,7 +3,7 @@ import { CommandBus, CommandHandler, ICommandHandler, QueryBus } from '@nestjs/c
 import { AppConfig } from '../../../../config/app-config';
 import { InjectConfig } from '../../../../config/config.module';
 import { EventStore, StreamAppend } from '../../../../event-store/event-store';
-import { foldStream, retryOnConflict } from '../../../../event-store/fold-stream';
+import { expectedAt, retryOnConflict } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { derivedId } from '../../../../platform/ids';
@@ -12,15 +12,13 @@ import { GetPaymentMethodsQuery } from '../../../billing/queries/get-payment-met
 import { PolicyLedger } from '../../../policies/commands/policy-ledger';
 import { PolicyApprovalRequiredError, SpendPolicyState } from '../../../policies/domain';
 import { GetPurchaseTermsQuery, PurchaseTerms } from '../../../catalog/queries/get-purchase-terms/get-purchase-terms.query';
-import { expectedAt, WalletLedger } from '../../../wallet/commands/wallet-ledger';
+import { WalletLedger } from '../../../wallet/commands/wallet-ledger';
 import { walletDecider } from '../../../wallet/domain/wallet.decider';
 import { userWallet } from '../../../wallet/domain/wallet-owner';
 import {
   EntitlementEvent,
   EntitlementGranted,
   entitlementIdFor,
-  EntitlementState,
-  evolveEntitlement,
   entitlementStreamId,
   FundingSource,
   orderStreamId,
@@ -28,7 +26,8 @@ import {
   splitSale,
 } from '../../domain/purchase';
 import { PurchasingEvents } from '../../events';
-import { APPROVAL_LIFETIME_MS, ApprovalEvent, ApprovalState, approvalStreamId, evolveApproval } from '../../domain/approval';
+import { foldEntitlement, foldApproval } from '../purchase-streams';
+import { APPROVAL_LIFETIME_MS, ApprovalEvent, approvalStreamId } from '../../domain/approval';
 import { ChargeCardPurchaseCommand } from '../charge-card-purchase/charge-card-purchase.command';
 import { PurchaseAnswer, PurchaseCommand } from './purchase.command';
 
@@ -81,9 +80,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     const approval = command.approvalId ? await this.approvalAppend(command.approvalId, orderId, now) : undefined;
     const entitlementId = entitlementIdFor(userId, terms.listingId);
     const entitlementStream = entitlementStreamId(userId, terms.listingId);
-    const held = await foldStream<EntitlementState, EntitlementEvent>(this.store, entitlementStream, evolveEntitlement, {
-      status: 'none',
-    });
+    const held = await foldEntitlement(this.store, userId, terms.listingId);
     if (held.state.status === 'granted') return { status: 'already_owned', entitlementId };
     // A card purchase of it is settling: this is the same purchase, not a second charge.
     if (held.state.status === 'pending')
@@ -280,9 +277,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
 
   /** The approval, marked approved in the purchase's own append at its revision: it executes once. */
   private async approvalAppend(approvalId: string, orderId: string, now: Date): Promise<StreamAppend> {
-    const approval = await foldStream<ApprovalState, ApprovalEvent>(this.store, approvalStreamId(approvalId), evolveApproval, {
-      status: 'none',
-    });
+    const approval = await foldApproval(this.store, approvalId);
     if (approval.state.status !== 'pending') throw new DomainError('conflict', 'This approval was already decided');
     const approved: ApprovalEvent = {
       type: PurchasingEvents.PurchaseApprovalApproved,
@@ -297,9 +292,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
 
   /** An approval covers the price it was asked for: a higher one now is refused, and nothing moves. */
   private async refuseIfPriceRose(approvalId: string, terms: PurchaseTerms): Promise<void> {
-    const { state } = await foldStream<ApprovalState, ApprovalEvent>(this.store, approvalStreamId(approvalId), evolveApproval, {
-      status: 'none',
-    });
+    const { state } = await foldApproval(this.store, approvalId);
     if (state.status === 'none') throw new DomainError('not_found', 'Approval not found');
     const approvedCents = state.request.terms.priceCents;
     if (terms.priceCents > approvedCents)

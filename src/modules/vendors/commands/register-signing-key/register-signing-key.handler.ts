@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '../../../../event-store/event-store';
-import { foldStream } from '../../../../event-store/fold-stream';
+import { expectedAt, foldStream } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { parseSigningKey } from '../../domain/signing-key';
@@ -53,7 +53,7 @@ export class RegisterSigningKeyHandler implements ICommandHandler<RegisterSignin
       state,
     );
     await this.store.appendAtomically([
-      { streamId, events, expected: revision < 0 ? 'no_stream' : revision },
+      { streamId, events, expected: expectedAt(revision) },
       {
         streamId: reservationId,
         events: [{ type: VendorEvents.SigningKeyFingerprintReserved, data: { vendorId } }],

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore, StreamAppend } from '../../../../event-store/event-store';
-import { foldStream } from '../../../../event-store/fold-stream';
+import { expectedAt, foldStream } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { vendorDecider, VendorEvent, vendorStreamId, VendorState } from '../../domain/vendor.decider';
@@ -31,7 +31,7 @@ export class SaveVendorProfileHandler implements ICommandHandler<SaveVendorProfi
       vendorDecider.initialState,
     );
     const events = vendorDecider.decide({ type: 'SaveProfile', vendorId, now: this.clock.now(), ...changes }, state);
-    const appends: StreamAppend[] = [{ streamId, events, expected: revision < 0 ? 'no_stream' : revision }];
+    const appends: StreamAppend[] = [{ streamId, events, expected: expectedAt(revision) }];
     if (!state.exists || state.slug !== changes.slug) {
       const wanted = await this.store.readStream(slugStreamId(changes.slug));
       const holder = wanted[wanted.length - 1];

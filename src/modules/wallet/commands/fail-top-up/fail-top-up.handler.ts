@@ -1,11 +1,11 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore, StreamAppend } from '../../../../event-store/event-store';
-import { foldStream, retryOnConflict } from '../../../../event-store/fold-stream';
+import { expectedAt, retryOnConflict } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
 import { isUuid } from '../../../../platform/ids';
-import { DecidedTopUpEvent, topUpDecider, TopUpState, topUpStreamId } from '../../domain/top-up.decider';
+import { topUpDecider, topUpStreamId } from '../../domain/top-up.decider';
 import { walletDecider } from '../../domain/wallet.decider';
-import { expectedAt, WalletLedger } from '../wallet-ledger';
+import { WalletLedger } from '../wallet-ledger';
 import { FailTopUpCommand } from './fail-top-up.command';
 
 /**
@@ -30,12 +30,7 @@ export class FailTopUpHandler implements ICommandHandler<FailTopUpCommand, void>
 
   private fail(command: FailTopUpCommand, topUpId: string): Promise<void> {
     return retryOnConflict(async () => {
-      const topUp = await foldStream<TopUpState, DecidedTopUpEvent>(
-        this.store,
-        topUpStreamId(topUpId),
-        topUpDecider.evolve,
-        topUpDecider.initialState,
-      );
+      const topUp = await this.ledger.foldTopUp(topUpId);
       const now = this.clock.now();
       const failed = topUpDecider.decide(
         {

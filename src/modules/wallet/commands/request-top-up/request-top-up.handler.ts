@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '../../../../event-store/event-store';
-import { decideOnStream, foldStream, retryOnConflict } from '../../../../event-store/fold-stream';
+import { decideOnStream, retryOnConflict } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
 import { IdempotentRequest } from '../../../../platform/http/idempotency';
 import { PaymentGateway } from '../../../billing/domain/payment-gateway';
-import { DecidedTopUpEvent, topUpDecider, TopUpState, topUpStreamId } from '../../domain/top-up.decider';
+import { topUpDecider, topUpStreamId } from '../../domain/top-up.decider';
 import { walletStreamId } from '../../domain/wallet-owner';
+import { WalletLedger } from '../wallet-ledger';
 import { RequestedTopUp, RequestTopUpCommand } from './request-top-up.command';
 
 @CommandHandler(RequestTopUpCommand)
@@ -14,6 +15,7 @@ export class RequestTopUpHandler implements ICommandHandler<RequestTopUpCommand,
   constructor(
     private readonly store: EventStore,
     private readonly gateway: PaymentGateway,
+    private readonly ledger: WalletLedger,
     private readonly clock: Clock,
   ) {}
 
@@ -44,12 +46,7 @@ export class RequestTopUpHandler implements ICommandHandler<RequestTopUpCommand,
     });
     const answer: RequestedTopUp = { clientSecret: intent.clientSecret };
     await retryOnConflict(async () => {
-      const { state, revision } = await foldStream<TopUpState, DecidedTopUpEvent>(
-        this.store,
-        streamId,
-        topUpDecider.evolve,
-        topUpDecider.initialState,
-      );
+      const { state, revision } = await this.ledger.foldTopUp(topUpId);
       const charged = topUpDecider.decide({ type: 'RecordCharge', paymentIntentId: intent.id, now: this.clock.now() }, state);
       const appends = charged.length > 0 ? [{ streamId, events: charged, expected: revision }] : [];
       const all = [...appends, ...(await IdempotentRequest.recordAnswer(answer))];

@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '../../../../event-store/event-store';
-import { foldStream, retryOnConflict } from '../../../../event-store/fold-stream';
+import { expectedAt, retryOnConflict } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
 import { derivedId, isUuid } from '../../../../platform/ids';
-import { DecidedTopUpEvent, isIntentOf, topUpDecider, TopUpState, topUpStreamId } from '../../domain/top-up.decider';
+import { isIntentOf, topUpDecider, topUpStreamId } from '../../domain/top-up.decider';
 import { walletDecider } from '../../domain/wallet.decider';
 import { WalletEvents } from '../../events';
-import { expectedAt, WalletLedger } from '../wallet-ledger';
+import { WalletLedger } from '../wallet-ledger';
 import { SettleTopUpCommand } from './settle-top-up.command';
 
 /**
@@ -35,14 +35,7 @@ export class SettleTopUpHandler implements ICommandHandler<SettleTopUpCommand, v
   private settle(command: SettleTopUpCommand): Promise<void> {
     return retryOnConflict(async () => {
       const topUpId = command.topUpId && isUuid(command.topUpId) ? command.topUpId : null;
-      const topUp = topUpId
-        ? await foldStream<TopUpState, DecidedTopUpEvent>(
-            this.store,
-            topUpStreamId(topUpId),
-            topUpDecider.evolve,
-            topUpDecider.initialState,
-          )
-        : null;
+      const topUp = topUpId ? await this.ledger.foldTopUp(topUpId) : null;
       if (!topUpId || !topUp || topUp.state.status === 'none' || !isIntentOf(topUp.state, command.paymentIntentId)) {
         await this.recordUnmatched(command);
         return;
