@@ -270,6 +270,9 @@ describe('wallets and top-ups, through the Stripe SDK against a loopback Stripe'
     const answer = await caller.call('POST', '/v1/billing/portal-session');
     expect(answer.status).toBe(200);
     expect((await json(answer)).url).toMatch(/^https?:\/\//);
+    const sessions = stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/billing_portal/sessions');
+    expect(sessions.length).toBeGreaterThan(0);
+    for (const session of sessions) expect(session.idempotencyKey).toBeTruthy();
   });
 
   it('auto top-up: 422 without a card; with one, a burst of debits below the threshold charges once', async () => {

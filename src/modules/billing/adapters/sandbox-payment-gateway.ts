@@ -10,6 +10,7 @@ import {
   CreateConnectedAccount,
   CreateCustomer,
   CreatePaymentIntent,
+  CreatePortalSession,
   CreateSetupIntent,
   CURRENCY,
   PaymentGateway,
@@ -178,7 +179,7 @@ export class SandboxPaymentGateway extends PaymentGateway {
     return rows.map(toCard);
   }
 
-  async createPortalSession({ customerId }: { customerId: string; returnUrl: string }): Promise<{ url: string }> {
+  async createPortalSession({ customerId }: CreatePortalSession): Promise<{ url: string }> {
     await this.requireCustomer(customerId);
     // The web app's billing page lists and adds cards itself; `sandbox=1` tells it no hosted portal stands behind.
     return { url: `${this.options.webUrl}/billing?sandbox=1` };

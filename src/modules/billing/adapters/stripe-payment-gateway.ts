@@ -6,6 +6,7 @@ import {
   CreateConnectedAccount,
   CreateCustomer,
   CreatePaymentIntent,
+  CreatePortalSession,
   CreateSetupIntent,
   CURRENCY,
   PaymentGateway,
@@ -109,9 +110,12 @@ export class StripePaymentGateway extends PaymentGateway {
     });
   }
 
-  async createPortalSession({ customerId, returnUrl }: { customerId: string; returnUrl: string }): Promise<{ url: string }> {
+  async createPortalSession({ customerId, returnUrl, idempotencyKey }: CreatePortalSession): Promise<{ url: string }> {
     const session = await this.call('create a billing portal session', () =>
-      this.stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }),
+      this.stripe.billingPortal.sessions.create(
+        { customer: customerId, return_url: returnUrl },
+        idempotencyKey ? { idempotencyKey } : undefined,
+      ),
     );
     return { url: session.url };
   }

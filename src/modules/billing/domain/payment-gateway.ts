@@ -32,7 +32,7 @@ export abstract class PaymentGateway {
   abstract listPaymentMethods(customerId: string): Promise<CardPaymentMethod[]>;
 
   /** A page where the customer manages their saved methods. */
-  abstract createPortalSession(request: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+  abstract createPortalSession(request: CreatePortalSession): Promise<{ url: string }>;
 
   /**
    * A connected account (the processor's Express kind) a vendor is paid out to, tagged with the vendor's id in its
@@ -82,6 +82,13 @@ export interface CreatePaymentIntent {
 export interface ChargeOffSession extends CreatePaymentIntent {
   customerId: string;
   paymentMethodId: string;
+}
+
+export interface CreatePortalSession {
+  customerId: string;
+  returnUrl: string;
+  /** The command's: the SDK's own retries of this call make one session. */
+  idempotencyKey?: string;
 }
 
 export interface CreateSetupIntent {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../../../config/app-config';
 import { InjectConfig } from '../../../../config/config.module';
@@ -15,6 +16,10 @@ export class OpenPortalSessionHandler implements ICommandHandler<OpenPortalSessi
 
   async execute({ owner }: OpenPortalSessionCommand): Promise<{ url: string }> {
     const { customerId } = await this.customers.ensure(owner);
-    return this.gateway.createPortalSession({ customerId, returnUrl: `${this.config.webUrl}/settings/billing` });
+    return this.gateway.createPortalSession({
+      customerId,
+      returnUrl: `${this.config.webUrl}/settings/billing`,
+      idempotencyKey: randomUUID(),
+    });
   }
 }
