@@ -255,8 +255,13 @@ describe('PostgreSQL event store', () => {
           `INSERT INTO events (event_id, stream_id, revision, type, data, metadata) VALUES ($1, $2, 0, 'X', '{}', '{}')`,
           [events[0].eventId, `group-holder-${randomUUID()}`],
         );
-        const busy = busyStreams.map((stream) => store.append(stream, one(), 'any'));
-        const appends = Promise.all([store.append(id, events, 'any'), store.append(id, events, 'any'), ...busy]);
+        // The first attempt is submitted before the busy appends, so it is the oldest waiting item and always
+        // shares its batch with some of them, however the slots of the setup's batches are still taken.
+        const appends = Promise.all([
+          store.append(id, events, 'any'),
+          store.append(id, events, 'any'),
+          ...busyStreams.map((stream) => store.append(stream, one(), 'any')),
+        ]);
         await eventually(
           async () => {
             const { rows } = await pool.query(
