@@ -1,0 +1,407 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import { SCOPES } from '../modules/auth/domain/api-token';
+import type { PageHandler } from './web-app';
+import { formatCents } from './pages';
+
+type Page = (handler: PageHandler) => (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+type Form = Record<string, string | string[] | undefined>;
+type Row = Record<string, unknown>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const formOf = (request: FastifyRequest) => ((request.body ?? {}) as Form) || {};
+const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
+const many = (value: string | string[] | undefined) => (Array.isArray(value) ? value : value ? [value] : []);
+/** The form's own Idempotency-Key (rendered with it); a form without a sane one gets a fresh key. */
+const moneyFormKey = (form: Form) => {
+  const key = one(form.idempotencyKey);
+  return UUID.test(key) ? key : randomUUID();
+};
+/** Dollars typed in a form, as integer cents; null when not a plain amount. */
+const centsFrom = (value: string) => (/^\d{1,7}(\.\d{1,2})?$/.test(value.trim()) ? Math.round(Number(value.trim()) * 100) : null);
+
+/** Pages for a signed-in person: approvals, checkout, invitations, tokens, policies, wallet, organizations. */
+export function registerAccountPages(
+  web: FastifyInstance,
+  page: Page,
+  csrfChecked: { preHandler: preHandlerHookHandler },
+  options: { sandboxPayments: boolean },
+): void {
+  // Approvals: what an agent wanted to buy beyond its spend policy.
+  web.get(
+    '/approvals',
+    page(async (_request, _reply, { render, requireSignIn, api }) => {
+      if (requireSignIn()) return;
+      const answer = await api<{ approvals: Row[] }>('GET', '/v1/approvals');
+      const approvals = answer.status === 200 ? answer.body.approvals.map(describeApproval) : [];
+      return render('approvals.njk', {
+        title: 'Purchases waiting for you',
+        approvals,
+        error: answer.status === 200 ? null : answer.body.message,
+      });
+    }),
+  );
+
+  const showApproval = async (
+    id: string,
+    { render, api }: Parameters<PageHandler>[2],
+    notice?: { text: string; ok: boolean },
+  ) => {
+    const answer = await api('GET', `/v1/approvals/${id}`);
+    if (answer.status !== 200) return render('error.njk', { title: 'Not found', message: 'No such approval request.' }, 404);
+    const approval = describeApproval(answer.body);
+    return render('approval.njk', { title: `Approve buying ${approval.listingTitle}?`, approval, notice });
+  };
+
+  web.get(
+    '/approvals/:id',
+    page(async (request, _reply, context) => {
+      if (context.requireSignIn()) return;
+      const { id } = request.params as { id: string };
+      if (!UUID.test(id)) return context.render('error.njk', { title: 'Not found', message: 'No such approval request.' }, 404);
+      return showApproval(id, context);
+    }),
+  );
+
+  web.post(
+    '/approvals/:id',
+    csrfChecked,
+    page(async (request, _reply, context) => {
+      if (context.requireSignIn()) return;
+      const { id } = request.params as { id: string };
+      if (!UUID.test(id)) return context.render('error.njk', { title: 'Not found', message: 'No such approval request.' }, 404);
+      const decision = one(formOf(request).decision);
+      if (decision !== 'approve' && decision !== 'decline') return showApproval(id, context);
+      const form = formOf(request);
+      const answer = await context.api(
+        'POST',
+        `/v1/approvals/${id}/${decision}`,
+        undefined,
+        decision === 'approve' ? moneyFormKey(form) : undefined,
+      );
+      if (answer.status === 200) {
+        const text = decision === 'approve' ? 'Approved: the purchase is made.' : 'Declined: nothing was bought.';
+        return showApproval(id, context, { text, ok: true });
+      }
+      return showApproval(id, context, { text: answer.body.message ?? 'That did not work.', ok: false });
+    }),
+  );
+
+  // Checkout: the card purchase a 402 pointed at (no saved payment method, or the owner buys on the web).
+  web.get(
+    '/checkout/:listingId',
+    page(async (request, _reply, { render, requireSignIn, api }) => {
+      if (requireSignIn()) return;
+      const { listingId } = request.params as { listingId: string };
+      const releaseId = one((request.query as Form).releaseId);
+      if (!UUID.test(listingId) || (releaseId && !UUID.test(releaseId)))
+        return render('error.njk', { title: 'Not found', message: 'No such package.' }, 404);
+      const methods = await api<{ paymentMethods?: Row[] }>('GET', '/v1/billing/payment-methods');
+      return render('checkout.njk', {
+        title: 'Check out',
+        listingId,
+        releaseId,
+        sandbox: options.sandboxPayments,
+        paymentMethods: methods.status === 200 ? (methods.body.paymentMethods ?? []) : [],
+      });
+    }),
+  );
+
+  // The sandbox's test card: saved through a setup intent, exactly as a card entered in the processor's form would be.
+  web.post(
+    '/checkout/:listingId/card',
+    csrfChecked,
+    page(async (request, reply, { render, requireSignIn, api }) => {
+      if (requireSignIn()) return;
+      const { listingId } = request.params as { listingId: string };
+      const form = formOf(request);
+      const releaseId = one(form.releaseId);
+      if (!UUID.test(listingId) || (releaseId && !UUID.test(releaseId)))
+        return render('error.njk', { title: 'Not found', message: 'No such package.' }, 404);
+      const back = `/checkout/${listingId}${releaseId ? `?releaseId=${releaseId}` : ''}`;
+      const number = one(form.cardNumber).replace(/[\s-]/g, '');
+      if (!options.sandboxPayments || number !== '4242424242424242') {
+        return render(
+          'checkout.njk',
+          {
+            title: 'Check out',
+            listingId,
+            releaseId,
+            sandbox: options.sandboxPayments,
+            paymentMethods: [],
+            cardError: 'Use the test card 4242 4242 4242 4242.',
+          },
+          400,
+        );
+      }
+      const answer = await api('POST', '/v1/billing/setup-intent', undefined, moneyFormKey(form));
+      if (answer.status !== 200 && answer.status !== 201)
+        return render(
+          'error.njk',
+          { title: 'Card not saved', message: answer.body.message ?? 'The card could not be saved.' },
+          400,
+        );
+      return render('checkout.njk', {
+        title: 'Check out',
+        listingId,
+        releaseId,
+        sandbox: true,
+        paymentMethods: [],
+        cardPending: back,
+      });
+    }),
+  );
+
+  web.post(
+    '/checkout/:listingId',
+    csrfChecked,
+    page(async (request, _reply, { render, requireSignIn, api }) => {
+      if (requireSignIn()) return;
+      const { listingId } = request.params as { listingId: string };
+      const form = formOf(request);
+      const releaseId = one(form.releaseId);
+      if (!UUID.test(listingId) || (releaseId && !UUID.test(releaseId)))
+        return render('error.njk', { title: 'Not found', message: 'No such package.' }, 404);
+      const answer = await api(
+        'POST',
+        '/v1/purchases',
+        { listingId, ...(releaseId ? { releaseId } : {}), useWallet: one(form.funding) === 'wallet', channel: 'web' },
+        moneyFormKey(form),
+      );
+      const done = answer.status === 200;
+      return render(
+        'checkout.njk',
+        {
+          title: 'Check out',
+          listingId,
+          releaseId,
+          paymentMethods: [],
+          notice: {
+            ok: done,
+            text: done
+              ? answer.body.status === 'already_owned'
+                ? 'You already own this package.'
+                : 'Purchased: the package is yours.'
+              : (answer.body.message ?? String(answer.body.reason ?? 'The purchase did not go through.')),
+          },
+        },
+        done ? 200 : 400,
+      );
+    }),
+  );
+
+  // Invitations to an organization: accepted by whoever signed in with the invited e-mail.
+  web.get(
+    '/invitations/:token',
+    page(async (request, _reply, { render, requireSignIn }) => {
+      if (requireSignIn()) return;
+      const { token } = request.params as { token: string };
+      if (!/^[\w-]{8,200}$/.test(token)) return render('error.njk', { title: 'Not found', message: 'No such invitation.' }, 404);
+      return render('invitation.njk', { title: 'Join an organization', token });
+    }),
+  );
+
+  web.post(
+    '/invitations/:token',
+    csrfChecked,
+    page(async (request, _reply, { render, requireSignIn, api }) => {
+      if (requireSignIn()) return;
+      const { token } = request.params as { token: string };
+      if (!/^[\w-]{8,200}$/.test(token)) return render('error.njk', { title: 'Not found', message: 'No such invitation.' }, 404);
+      const answer = await api('POST', '/v1/orgs/accept-invite', { token });
+      const ok = answer.status === 200 || answer.status === 201;
+      return render(
+        'invitation.njk',
+        {
+          title: 'Join an organization',
+          token,
+          notice: {
+            ok,
+            text: ok ? 'You have joined the organization.' : (answer.body.message ?? 'This invitation cannot be accepted.'),
+          },
+        },
+        ok ? 200 : 400,
+      );
+    }),
+  );
+
+  // Tokens: list, create (shown once), revoke.
+  const showTokens = async (
+    { render, api, session }: Parameters<PageHandler>[2],
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) => {
+    const [tokens, policies] = await Promise.all([
+      api<{ tokens: Row[] }>('GET', '/v1/auth/tokens'),
+      api<{ policies: Row[] }>('GET', '/v1/policies'),
+    ]);
+    return render(
+      'tokens.njk',
+      {
+        title: 'API tokens',
+        // This browser's own session token is not listed: revoking it is signing out.
+        tokens: tokens.status === 200 ? tokens.body.tokens.filter((t) => t.id !== session?.tokenId) : [],
+        policies: policies.status === 200 ? policies.body.policies : [],
+        scopes: SCOPES,
+        ...extra,
+      },
+      status,
+    );
+  };
+
+  web.get(
+    '/settings/tokens',
+    page(async (_request, _reply, context) => {
+      if (context.requireSignIn()) return;
+      return showTokens(context);
+    }),
+  );
+
+  web.post(
+    '/settings/tokens',
+    csrfChecked,
+    page(async (request, _reply, context) => {
+      if (context.requireSignIn()) return;
+      const form = formOf(request);
+      const days = one(form.expiresInDays).trim();
+      const policyId = one(form.policyId);
+      const body: Row = { name: one(form.name).trim(), scopes: many(form.scopes) };
+      if (days) body.expiresInDays = /^\d{1,4}$/.test(days) ? Number(days) : days;
+      if (policyId) body.policyId = policyId;
+      const answer = await context.api('POST', '/v1/auth/tokens', body);
+      if (answer.status === 201) return showTokens(context, { created: answer.body });
+      return showTokens(context, { error: answer.body.message ?? 'The token was not created.' }, 400);
+    }),
+  );
+
+  web.post(
+    '/settings/tokens/:id/revoke',
+    csrfChecked,
+    page(async (request, _reply, context) => {
+      if (context.requireSignIn()) return;
+      const { id } = request.params as { id: string };
+      const answer = UUID.test(id) ? await context.api('DELETE', `/v1/auth/tokens/${id}`) : { status: 404, body: {} };
+      if (answer.status === 200) return showTokens(context, { notice: 'Token revoked.' });
+      return showTokens(context, { error: 'No such token.' }, 404);
+    }),
+  );
+
+  // Spend policies (read here; created and changed through the API or the CLI for now).
+  web.get(
+    '/settings/policies',
+    page(async (_request, _reply, { render, requireSignIn, api }) => {
+      if (requireSignIn()) return;
+      const answer = await api<{ policies: Row[] }>('GET', '/v1/policies');
+      const money = (value: unknown) => (typeof value === 'number' ? formatCents(value) : '—');
+      const policies = (answer.status === 200 ? answer.body.policies : []).map((p) => ({
+        ...p,
+        perPurchase: money(p.maxPerPurchaseCents),
+        daily: money(p.dailyLimitCents),
+        monthly: money(p.monthlyLimitCents),
+        approvalAbove: money(p.requireApprovalAboveCents),
+      }));
+      return render('policies.njk', { title: 'Spend policies', policies });
+    }),
+  );
+
+  // Wallet: balance, transactions, top-up, auto top-up.
+  const showWallet = async ({ render, api }: Parameters<PageHandler>[2], extra: Record<string, unknown> = {}, status = 200) => {
+    const [wallet, transactions] = await Promise.all([
+      api<Row>('GET', '/v1/wallet'),
+      api<{ transactions: Row[] }>('GET', '/v1/wallet/transactions'),
+    ]);
+    const w = wallet.status === 200 ? wallet.body : null;
+    return render(
+      'wallet.njk',
+      {
+        title: 'Wallet',
+        balance: w ? formatCents(w.balanceCents) : null,
+        auto: w
+          ? {
+              enabled: w.autoTopUpEnabled,
+              threshold: ((w.autoTopUpThresholdCents as number) / 100).toFixed(2),
+              amount: ((w.autoTopUpAmountCents as number) / 100).toFixed(2),
+            }
+          : null,
+        transactions: (transactions.status === 200 ? transactions.body.transactions : []).map((t) => ({
+          ...t,
+          amount: formatCents(t.amountCents),
+          after: formatCents(t.balanceAfterCents),
+        })),
+        ...extra,
+      },
+      status,
+    );
+  };
+
+  web.get(
+    '/wallet',
+    page(async (_request, _reply, context) => {
+      if (context.requireSignIn()) return;
+      return showWallet(context);
+    }),
+  );
+
+  web.post(
+    '/wallet/top-up',
+    csrfChecked,
+    page(async (request, _reply, context) => {
+      if (context.requireSignIn()) return;
+      const form = formOf(request);
+      const cents = centsFrom(one(form.amount));
+      if (cents === null) return showWallet(context, { error: 'Enter an amount in dollars, like 20 or 12.50.' }, 400);
+      const answer = await context.api('POST', '/v1/wallet/top-up', { amountCents: cents }, moneyFormKey(form));
+      if (answer.status === 200 || answer.status === 201)
+        return showWallet(context, {
+          notice: `Top-up of ${formatCents(cents)} requested; the balance grows once the payment settles.`,
+        });
+      return showWallet(context, { error: answer.body.message ?? 'The top-up was refused.' }, 400);
+    }),
+  );
+
+  web.post(
+    '/wallet/auto-top-up',
+    csrfChecked,
+    page(async (request, _reply, context) => {
+      if (context.requireSignIn()) return;
+      const form = formOf(request);
+      const enabled = one(form.enabled) === 'true';
+      const thresholdCents = centsFrom(one(form.threshold));
+      const amountCents = centsFrom(one(form.amount));
+      if (thresholdCents === null || amountCents === null)
+        return showWallet(context, { error: 'Enter amounts in dollars, like 20 or 12.50.' }, 400);
+      const answer = await context.api('PATCH', '/v1/wallet/auto-top-up', { enabled, thresholdCents, amountCents });
+      if (answer.status === 200) return showWallet(context, { notice: 'Auto top-up saved.' });
+      return showWallet(context, { error: answer.body.message ?? 'Auto top-up was not saved.' }, 400);
+    }),
+  );
+
+  // Organizations (the API is being built alongside; a server without it shows none).
+  web.get(
+    '/orgs',
+    page(async (_request, _reply, { render, requireSignIn, api }) => {
+      if (requireSignIn()) return;
+      const answer = await api<{ orgs: Row[] }>('GET', '/v1/orgs');
+      const orgs = answer.status === 200 ? answer.body.orgs : [];
+      // Each org with its members (an org left or deleted since the list was read shows none).
+      const withMembers = await Promise.all(
+        orgs.map(async (org) => {
+          const detail = await api<{ members: Row[] }>('GET', `/v1/orgs/${encodeURIComponent(String(org.slug))}`);
+          return { ...org, members: detail.status === 200 ? detail.body.members : [] };
+        }),
+      );
+      return render('orgs.njk', { title: 'Organizations', orgs: withMembers });
+    }),
+  );
+}
+
+function describeApproval(approval: Row) {
+  const expired =
+    approval.status === 'expired' || (approval.status === 'pending' && Date.parse(String(approval.expiresAt)) <= Date.now());
+  return {
+    ...approval,
+    status: expired ? 'expired' : approval.status,
+    price: formatCents(approval.priceCents),
+    funding: approval.useWallet ? 'your wallet' : 'your saved card',
+  } as unknown as Row & { listingTitle: string; status: string };
+}

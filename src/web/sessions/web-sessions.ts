@@ -1,0 +1,111 @@
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { InjectConfig } from '../../config/config.module';
+import { AppConfig } from '../../config/app-config';
+import { Clock } from '../../platform/clock/clock';
+
+export interface WebSession {
+  idHash: string;
+  userId: string;
+  tokenId: string;
+  /** The API token this session acts with; it never leaves the server. */
+  apiToken: string;
+  provider: string;
+}
+
+const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
+const sealKey = (id: string) => Buffer.from(hkdfSync('sha256', id, 'svc-web', 'api-token-seal', 32));
+
+/** The token sealed (AES-256-GCM) under a key only the session id, held by the browser alone, yields. */
+function seal(sessionId: string, token: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey(sessionId), iv);
+  const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+}
+
+function unseal(sessionId: string, sealed: string): string | null {
+  try {
+    const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
+    const decipher = createDecipheriv('aes-256-gcm', sealKey(sessionId), iv);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** Server-side web sessions (`web_sessions`): an opaque id in the cookie, its hash here, idle expiry. */
+@Injectable()
+export class WebSessions {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  /** Answers the new session's id, the cookie's value. */
+  async open(userId: string, tokenId: string, apiToken: string, provider: string): Promise<string> {
+    const id = randomBytes(32).toString('base64url');
+    const now = this.clock.now();
+    await this.dataSource.query(
+      `INSERT INTO web_sessions (id_hash, user_id, token_id, sealed_token, provider, created_at, last_seen_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $6)`,
+      [hashId(id), userId, tokenId, seal(id, apiToken), provider, now],
+    );
+    return id;
+  }
+
+  /**
+   * The live session an id names, its idle clock restarted; null when unknown or idle too long.
+   * An expired one is removed and its token handed back, for the caller to revoke.
+   */
+  async resume(id: string): Promise<{ session: WebSession | null; expired?: { userId: string; tokenId: string } }> {
+    if (!/^[\w-]{20,100}$/.test(id)) return { session: null };
+    const now = this.clock.now();
+    const idleSince = new Date(now.getTime() - this.config.web.sessionIdleMinutes * 60_000);
+    const [row] = await this.rows(
+      `UPDATE web_sessions SET last_seen_at = $2 WHERE id_hash = $1 AND last_seen_at > $3
+       RETURNING user_id, token_id, sealed_token, provider`,
+      [hashId(id), now, idleSince],
+    );
+    if (!row) {
+      const [stale] = await this.rows(`DELETE FROM web_sessions WHERE id_hash = $1 RETURNING user_id, token_id`, [hashId(id)]);
+      return { session: null, expired: stale ? { userId: stale.user_id, tokenId: stale.token_id } : undefined };
+    }
+    const apiToken = unseal(id, row.sealed_token);
+    if (!apiToken) return { session: null };
+    return { session: { idHash: hashId(id), userId: row.user_id, tokenId: row.token_id, apiToken, provider: row.provider } };
+  }
+
+  /** TypeORM answers UPDATE and DELETE with [rows, count], SELECT with rows. */
+  private async rows(sql: string, parameters: unknown[]): Promise<Record<string, any>[]> {
+    const result = await this.dataSource.query(sql, parameters);
+    return Array.isArray(result[0]) ? result[0] : result;
+  }
+
+  async close(idHash: string): Promise<void> {
+    await this.dataSource.query('DELETE FROM web_sessions WHERE id_hash = $1', [idHash]);
+  }
+
+  // Sign-ins under way, keyed by the hash of their `state`; taken once.
+  async beginSignIn(state: string, provider: string, nonce: string, codeVerifier: string, returnTo: string): Promise<void> {
+    const now = this.clock.now();
+    await this.dataSource.query(`DELETE FROM web_sign_ins WHERE created_at < $1`, [new Date(now.getTime() - 15 * 60_000)]);
+    await this.dataSource.query(
+      `INSERT INTO web_sign_ins (state_hash, provider, nonce, code_verifier, return_to, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [hashId(state), provider, nonce, codeVerifier, returnTo, now],
+    );
+  }
+
+  async takeSignIn(state: string, provider: string): Promise<{ nonce: string; codeVerifier: string; returnTo: string } | null> {
+    const since = new Date(this.clock.now().getTime() - 15 * 60_000);
+    const [row] = await this.rows(
+      `DELETE FROM web_sign_ins WHERE state_hash = $1 RETURNING provider, nonce, code_verifier, return_to, created_at`,
+      [hashId(state)],
+    );
+    if (!row || row.provider !== provider || new Date(row.created_at) < since) return null;
+    return { nonce: row.nonce, codeVerifier: row.code_verifier, returnTo: row.return_to };
+  }
+}

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { CommandBus } from '@nestjs/cqrs';
+import { Browser } from 'playwright-core';
+import { DataSource } from 'typeorm';
+import { IssuedToken, IssueTokenCommand } from '../../../src/modules/auth/commands/issue-token/issue-token.command';
+import { SCOPES } from '../../../src/modules/auth/domain/api-token';
+import { EnsureUserCommand } from '../../../src/modules/users/commands/ensure-user/ensure-user.command';
+import { callerFor, eventually } from '../../support/accounts';
+import { startTestApp, TestApp } from '../../support/app';
+import { freePort, launchBrowser, screenshot, signInLocally } from '../../support/browser';
+import { CatalogSeed } from '../../support/catalog-seed';
+import { json } from '../../support/http';
+
+describe('web: checkout, where a 402 for want of a saved card points', () => {
+  let app: TestApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    // The sandbox settles the card's setup and the charge by itself, as it does on a developer's machine.
+    app = await startTestApp({
+      env: { PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, WEB_LOCAL_IDP: 'true', PAY_SANDBOX_AUTO_SETTLE: 'true' },
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('add the sandbox test card, then complete the card purchase', async () => {
+    const email = `buyer-${randomUUID()}@example.com`;
+    const commands = app.server.app.get(CommandBus);
+    const userId: string = await commands.execute(new EnsureUserCommand(email));
+    const issued: IssuedToken = await commands.execute(new IssueTokenCommand(userId, 'cli', [...SCOPES], 'admin'));
+    const cli = callerFor(app, userId, issued.token);
+    await eventually(async () => (await cli.call('GET', '/v1/users/me')).status === 200);
+    const seed = await CatalogSeed.for(app);
+    const vendor = await seed.vendor(`shop-${randomUUID().slice(0, 8)}`);
+    const { listingId } = await seed.listing({ vendor, slug: 'paid-skill', title: 'Paid skill', priceCents: 900 });
+
+    const refused = await cli.call('POST', '/v1/purchases', { listingId });
+    expect(refused.status).toBe(402);
+    const { approvalUrl } = await json(refused);
+    expect(approvalUrl).toContain('/checkout/');
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(approvalUrl);
+    await signInLocally(page, email);
+    await page.waitForURL(/\/checkout\//);
+    await page.getByLabel('Card number').fill('4000 0000 0000 0002');
+    await page.getByRole('button', { name: 'Save the card' }).click();
+    await page.getByRole('alert').getByText('Use the test card').waitFor();
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Save the card' }).click();
+    await page.getByText('Your card is being saved').waitFor();
+    await eventually(async () => (await json(await cli.call('GET', '/v1/billing/payment-methods'))).paymentMethods.length > 0, {
+      description: 'the sandbox to save the card',
+    });
+    await page.getByRole('link', { name: 'Continue to the purchase' }).click();
+    await page.getByText(/Saved cards: .* ending 4242/).waitFor();
+    await screenshot(page, 'checkout');
+    await page.getByRole('button', { name: 'Complete the purchase' }).click();
+    await page.getByText('Purchased: the package is yours.').waitFor();
+    await eventually(async () => (await cli.call('GET', `/v1/entitlements/${listingId}`)).status === 200, {
+      description: 'the entitlement',
+    });
+    await context.close();
+  });
+  it('a money form submitted twice (a double click, a resubmission) moves money once: the form carries its Idempotency-Key', async () => {
+    const email = `twice-${randomUUID()}@example.com`;
+    const commands = app.server.app.get(CommandBus);
+    const userId: string = await commands.execute(new EnsureUserCommand(email));
+    const issued: IssuedToken = await commands.execute(new IssueTokenCommand(userId, 'cli', [...SCOPES], 'admin'));
+    const cli = callerFor(app, userId, issued.token);
+    await eventually(async () => (await cli.call('GET', '/v1/users/me')).status === 200);
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${app.url}/wallet`);
+    await signInLocally(page, email);
+    await page.waitForURL(/\/wallet/);
+    const form = page.locator('form[action="/wallet/top-up"]');
+    const fields = {
+      _csrf: await form.locator('input[name="_csrf"]').inputValue(),
+      idempotencyKey: await form.locator('input[name="idempotencyKey"]').inputValue(),
+      amount: '12.50',
+    };
+    const send = () => page.request.post(`${app.url}/wallet/top-up`, { form: fields }).then((r) => r.status());
+    expect([await send(), await send()]).toEqual([200, 200]);
+    const [{ requested }] = await app.server.app
+      .get(DataSource)
+      .query(`SELECT count(*)::int AS requested FROM events WHERE type = 'TopUpRequested' AND data::text LIKE $1`, [
+        `%${userId}%`,
+      ]);
+    expect(requested).toBe(1);
+    await eventually(async () => (await json(await cli.call('GET', '/v1/wallet'))).balanceCents === 1250, {
+      description: 'the one top-up to settle',
+    });
+    await context.close();
+  });
+});

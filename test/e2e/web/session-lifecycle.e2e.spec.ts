@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { CommandBus } from '@nestjs/cqrs';
+import { Browser } from 'playwright-core';
+import { DataSource } from 'typeorm';
+import { IssuedToken, IssueTokenCommand } from '../../../src/modules/auth/commands/issue-token/issue-token.command';
+import { SCOPES } from '../../../src/modules/auth/domain/api-token';
+import { EnsureUserCommand } from '../../../src/modules/users/commands/ensure-user/ensure-user.command';
+import { ManualClock } from '../../../src/platform/clock/clock';
+import { callerFor, eventually } from '../../support/accounts';
+import { startTestApp, TestApp } from '../../support/app';
+import { freePort, launchBrowser, signInLocally } from '../../support/browser';
+
+describe('web: sessions end after inactivity and with the account', () => {
+  const clock = new ManualClock(new Date());
+  let app: TestApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    app = await startTestApp({
+      clock,
+      env: { PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, WEB_LOCAL_IDP: 'true', WEB_SESSION_IDLE_MINUTES: '30' },
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  const sql = (text: string, params: unknown[] = []) => app.server.app.get(DataSource).query(text, params);
+
+  async function signedInPage(email: string) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${app.url}/wallet`);
+    await signInLocally(page, email);
+    await page.waitForURL(/\/wallet$/);
+    return { context, page };
+  }
+
+  it('an idle session expires (its token revoked); activity keeps it alive', async () => {
+    const email = `idle-${randomUUID()}@example.com`;
+    const { context, page } = await signedInPage(email);
+    const [session] = await sql(`SELECT token_id FROM web_sessions s JOIN users u ON u.id = s.user_id WHERE u.email = $1`, [
+      email,
+    ]);
+    clock.advance(20 * 60_000);
+    await page.goto(`${app.url}/wallet`);
+    await page.getByText('Balance:').waitFor();
+    clock.advance(20 * 60_000); // 40 minutes since sign-in, 20 since the last page
+    await page.goto(`${app.url}/wallet`);
+    await page.getByText('Balance:').waitFor();
+
+    clock.advance(31 * 60_000);
+    await page.goto(`${app.url}/wallet`);
+    await page.waitForURL(/\/signin\?returnTo=%2Fwallet/);
+    expect((await context.cookies()).some((c) => c.name === 'svc_session')).toBe(false);
+    await eventually(async () => {
+      const [token] = await sql(`SELECT revoked_at FROM api_tokens WHERE id = $1`, [session.token_id]);
+      return token.revoked_at !== null;
+    });
+    await context.close();
+  });
+
+  it('deleting the account ends its web sessions', async () => {
+    const email = `leaving-${randomUUID()}@example.com`;
+    const { context, page } = await signedInPage(email);
+    const commands = app.server.app.get(CommandBus);
+    const userId: string = await commands.execute(new EnsureUserCommand(email));
+    const issued: IssuedToken = await commands.execute(new IssueTokenCommand(userId, 'cli', [...SCOPES], 'admin'));
+    const cli = callerFor(app, userId, issued.token);
+    await eventually(async () => (await cli.call('GET', '/v1/users/me')).status === 200);
+    expect((await cli.call('DELETE', '/v1/users/me')).status).toBe(200);
+    await eventually(async () => (await sql(`SELECT 1 FROM web_sessions WHERE user_id = $1`, [userId])).length === 0);
+    await page.goto(`${app.url}/wallet`);
+    await page.waitForURL(/\/signin/);
+    await context.close();
+  });
+});

@@ -1,0 +1,114 @@
+import { DataSource } from 'typeorm';
+import { startTestApp, TestApp } from '../../support/app';
+import { freePort } from '../../support/browser';
+import { CatalogSeed } from '../../support/catalog-seed';
+
+/** The web app over plain HTTP: headers, cookies, CSRF, anonymous browsing, safe READMEs. */
+describe('web: pages over HTTP', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    app = await startTestApp({ env: { PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, WEB_LOCAL_IDP: 'true' } });
+    const seed = await CatalogSeed.for(app);
+    const vendor = await seed.vendor('acme-web', { displayName: 'Acme Web', verified: true });
+    await seed.listing({
+      vendor,
+      slug: 'lint-rules',
+      title: 'Lint rules <b>bold</b>',
+      description: 'Rules that lint',
+      type: 'rule',
+      priceCents: 1250,
+      readmeMd:
+        '# Hello\n\n<script>alert(1)</script>\n\n[click](javascript:alert(2)) and [docs](https://example.com)\n\n<img src=x onerror=alert(3)>',
+    });
+  });
+  afterAll(async () => app?.close());
+
+  const get = (path: string, init: RequestInit = {}) => fetch(`${app.url}${path}`, { redirect: 'manual', ...init });
+
+  it('anonymous visitors browse the catalogue; pages carry a content security policy and the usual headers', async () => {
+    const home = await get('/?q=lint');
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-type')).toMatch(/text\/html/);
+    const csp = home.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(home.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(home.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(home.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await home.text();
+    expect(html).toContain('href="/packages/acme-web/lint-rules"');
+    // Escaped, never markup.
+    expect(html).toContain('Lint rules &lt;b&gt;bold&lt;/b&gt;');
+    expect(html).toContain('12.50 USD');
+  });
+
+  it("a listing's README is rendered from Markdown and sanitized: no script, no handlers, no javascript: links", async () => {
+    const response = await get('/packages/acme-web/lint-rules');
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('<h1>Hello</h1>');
+    expect(html).toContain('href="https://example.com"');
+    expect(html).not.toMatch(/<script/);
+    expect(html).not.toMatch(/href="javascript/);
+    expect(html).not.toMatch(/<img[^>]*onerror/);
+    expect((await get('/packages/acme-web/missing')).status).toBe(404);
+    expect((await get('/packages/ACME/..%2f')).status).toBe(404);
+  });
+
+  it('pages that need a person send anonymous visitors to sign in and back; sign-in offers only the configured providers', async () => {
+    const device = await get('/device');
+    expect(device.status).toBe(303);
+    expect(device.headers.get('location')).toBe('/signin?returnTo=%2Fdevice');
+    const signin = await (await get('/signin?returnTo=%2Fdevice')).text();
+    expect(signin).toContain('href="/auth/local/start?returnTo=%2Fdevice"');
+    expect(signin).not.toContain('/auth/github/start');
+    expect((await get('/auth/github/start')).status).toBe(404);
+    // Never an open redirect.
+    const start = await get('/auth/local/start?returnTo=//evil.example.com');
+    expect(start.status).toBe(303);
+    expect(start.headers.get('location')).toMatch(/\/local-idp\/auth\?/);
+    const location = new URL(start.headers.get('location')!);
+    expect(location.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(location.searchParams.get('state')).toBeTruthy();
+    expect(location.searchParams.get('nonce')).toBeTruthy();
+    const cookie = start.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/svc_sign_in=/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+  });
+
+  it('a callback whose state this browser did not start is refused and audited', async () => {
+    const response = await get('/auth/local/callback?code=abc&state=forged');
+    expect(response.status).toBe(400);
+    expect(response.headers.get('set-cookie') ?? '').not.toMatch(/svc_session=[^;]/);
+    const pool = app.server.app.get(DataSource);
+    const rows = await pool.query(`SELECT kind, detail FROM auth_audit WHERE kind = 'web_sign_in_failed'`);
+    expect(rows).toEqual([expect.objectContaining({ detail: expect.objectContaining({ provider: 'local' }) })]);
+  });
+
+  it('forms without the CSRF token are refused', async () => {
+    const response = await get('/signout', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
+    expect(response.status).toBe(403);
+    expect(await response.text()).toMatch(/did not come from this site/);
+    const forged = await get('/device', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: 'svc_csrf=abc' },
+      body: '_csrf=forged&code=BCDFGHJK&decision=approve',
+    });
+    expect(forged.status).toBe(403);
+  });
+
+  it('the API keeps answering JSON and its OpenAPI document has no web pages', async () => {
+    const doc = (await (await get('/docs/json')).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/v1/') && p !== '/health')).toEqual([]);
+    const unknown = await get('/v1/nothing-here');
+    expect(unknown.headers.get('content-type')).toMatch(/json/);
+  });
+});
