@@ -13,6 +13,8 @@ import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-s
 import { ReadingEventStore } from '../src/event-store/reading-event-store';
 import { dataSourceOptions } from '../src/platform/database/database.module';
 import { migrate } from '../src/platform/database/migrate';
+import { benchLedger } from './ledger';
+import { benchNetwork } from './network';
 import { benchPurchases } from './purchases';
 import { benchSearch, seedCatalogue } from './search';
 import { benchWallet } from './wallet';
@@ -27,7 +29,7 @@ const STREAMS = 1_000;
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 3_000);
 const ROUNDS = 5;
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
-/** `BENCH_ONLY=search,health` runs a subset: appends, catchup, health, search, wallet, purchases. */
+/** `BENCH_ONLY=search,health` runs a subset: appends, catchup, health, search, search-cold, wallet, purchases, ledger, network. */
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
 const selected = (name: string) => !ONLY || ONLY.includes(name);
 
@@ -44,11 +46,14 @@ async function main(): Promise<void> {
     if (selected('appends')) report.appends = await benchAppends(pool);
     if (selected('catchup')) report.catchUp = await benchCatchUp(pool);
     if (selected('health')) report.health = await benchHealth(url);
-    if (selected('search')) report.search = await benchSearchWithSeed(pool, url);
+    if (selected('search') || selected('search-cold'))
+      report.search = await benchSearchWithSeed(pool, url, { cached: selected('search'), cold: selected('search-cold') });
     if (selected('wallet')) report.wallet = await benchWallet(pool);
+    if (selected('ledger')) report.ledger = await benchLedger(pool, url);
     await pool.end();
     // After the pool above is closed: pgbench's 32 clients and the app's sessions must fit the connection budget.
     if (selected('purchases')) report.purchases = await benchPurchases(ADMIN_URL, url, HTTP_SECONDS);
+    if (selected('network')) report.network = await benchNetwork(url, HTTP_SECONDS);
     console.log(JSON.stringify(report, null, 2));
   } finally {
     await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -166,7 +171,7 @@ async function benchHealth(url: string) {
 }
 
 /** 100,000 seeded listings; search beside the hello-world. */
-async function benchSearchWithSeed(pool: Pool, url: string) {
+async function benchSearchWithSeed(pool: Pool, url: string, parts: { cached: boolean; cold: boolean }) {
   const started = Date.now();
   await seedCatalogue(pool);
   const seedSeconds = Math.round((Date.now() - started) / 100) / 10;
@@ -175,7 +180,7 @@ async function benchSearchWithSeed(pool: Pool, url: string) {
   await hello.listen({ port: 0, host: '127.0.0.1' });
   try {
     const helloUrl = `http://127.0.0.1:${(hello.server.address() as { port: number }).port}`;
-    return { seedSeconds, ...(await benchSearch(url, helloUrl, HTTP_SECONDS)) };
+    return { seedSeconds, ...(await benchSearch(url, helloUrl, HTTP_SECONDS, parts)) };
   } finally {
     await hello.close();
   }

@@ -75,6 +75,47 @@ export async function seedCatalogue(pool: Pool): Promise<void> {
   await pool.query('ANALYZE catalog_vendors');
 }
 
+const SORTS = ['popular', 'recent', 'rated', 'price_asc', 'price_desc', 'trusted'];
+
+/**
+ * `search-cold`: distinct queries from the seeded vocabulary, as agents send them (issue 16): one to
+ * three words; a third with a `type` or `target` filter, a tenth with `tags`, a tenth sorted by one of
+ * the non-relevance sorts, a fifth with no `q` (those browse pages 1-20). Seeded, so every run sends the same queries.
+ */
+export function coldQueries(count = 1_000): string[] {
+  let state = 16;
+  const random = () => {
+    // mulberry32
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
+  const withText = new Set<string>();
+  const browsing = new Set<string>();
+  while (withText.size + browsing.size < count) {
+    const params = new URLSearchParams();
+    const browse = browsing.size < count / 5 && (withText.size >= count - count / 5 || random() < 0.2);
+    if (!browse) params.set('q', Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(WORDS)).join(' '));
+    if (random() < 1 / 3) {
+      if (random() < 0.5) params.set('type', pick(TYPES));
+      else params.set('target', pick(TARGETS));
+    }
+    if (random() < 0.1) params.set('tags', pick(WORDS));
+    if (random() < 0.1) params.set('sort', pick(SORTS));
+    // Without words there are few distinct filter sets: browsing also turns pages.
+    if (browse) params.set('page', String(1 + Math.floor(random() * 20)));
+    (browse ? browsing : withText).add(`/v1/search?${params}`);
+  }
+  const queries = [...withText, ...browsing];
+  for (let i = queries.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [queries[i], queries[j]] = [queries[j], queries[i]];
+  }
+  return queries;
+}
+
 const QUERIES = ['pdf', 'csv', 'deploy', 'agent', 'python', 'slack', 'invoice', 'search', 'weather', 'review'];
 const CONNECTIONS = 10;
 
@@ -83,13 +124,18 @@ const CONNECTIONS = 10;
  * client: once as deployed (repeated searches answered from the result cache while the catalogue
  * is unchanged) and once with the cache off, so every request runs its SQL.
  */
-export async function benchSearch(databaseUrl: string, helloUrl: string, seconds: number) {
+export async function benchSearch(
+  databaseUrl: string,
+  helloUrl: string,
+  seconds: number,
+  parts: { cached: boolean; cold: boolean } = { cached: true, cold: true },
+) {
   await run(helloUrl, [{ method: 'GET', path: '/' }], 1);
   const bare = await run(helloUrl, [{ method: 'GET', path: '/' }], seconds);
   const figures = (result: autocannon.Result) => ({
     requestsPerSecond: Math.round(result.requests.average),
     latencyMs: { p50: result.latency.p50, p99: result.latency.p99 },
-    ratioToHelloWorld: Math.round((result.requests.average / bare.requests.average) * 100) / 100,
+    ratioToHelloWorld: Math.round((result.requests.average / bare.requests.average) * 1000) / 1000,
     non2xx: result.non2xx,
   });
   const measure = async (cacheMs: string) => {
@@ -124,9 +170,35 @@ export async function benchSearch(databaseUrl: string, helloUrl: string, seconds
         walk.map((path) => ({ method: 'GET' as const, path })),
         seconds,
       );
-      return {
+      const figuresOf = {
         typicalQuery: { example: typical[0].path, ...figures(search) },
         cursorWalk: { pages: walk.length, ...figures(cursor) },
+      };
+      if (cacheMs !== '0' || !parts.cold) return figuresOf;
+      // Every request takes the next of the distinct queries, so each is sent once per round of 1,000.
+      const queries = coldQueries();
+      let turn = 0;
+      const mix: autocannon.Request[] = [
+        { method: 'GET', setupRequest: (request) => ({ ...request, path: queries[turn++ % queries.length] }) },
+      ];
+      await run(server.url, mix, 1);
+      turn = 0;
+      const cold = await run(server.url, mix, seconds);
+      return {
+        ...figuresOf,
+        searchCold: {
+          distinctQueries: queries.length,
+          mix: {
+            withoutQ: queries.filter((q) => !q.includes('q=')).length,
+            withTypeOrTarget: queries.filter((q) => /type=|target=/.test(q)).length,
+            withTags: queries.filter((q) => q.includes('tags=')).length,
+            sorted: queries.filter((q) => q.includes('sort=')).length,
+          },
+          rounds: Math.round((cold.requests.total / queries.length) * 10) / 10,
+          examples: queries.slice(0, 4),
+          ...figures(cold),
+          target: 'at least 400 req/s, p50 <= 10 ms, p99 <= 40 ms (read as ratios on a shared machine)',
+        },
       };
     } finally {
       await server.close();
@@ -136,9 +208,9 @@ export async function benchSearch(databaseUrl: string, helloUrl: string, seconds
     listings: LISTINGS,
     connections: CONNECTIONS,
     bareFastifyRequestsPerSecond: Math.round(bare.requests.average),
-    withResultCache: await measure('250'),
+    ...(parts.cached ? { withResultCache: await measure('250') } : {}),
     withoutResultCache: await measure('0'),
-    target: 'p99 under 25 ms and at least 0.15 of the hello-world rate',
+    target: 'p99 under 25 ms and at least 0.15 of the hello-world rate; without the cache, the cursor walk p99 <= 25 ms',
   };
 }
 

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { loadWebConfig, WebConfig } from '../web/web-config';
 
 /** The service's configuration, read once from the environment and validated at boot. */
 export interface AppConfig {
@@ -63,6 +64,31 @@ export interface AppConfig {
   platformFeeBps: number;
   /** Signed download URLs (see modules/purchasing). */
   downloads: DownloadsConfig;
+  /** The web app: sessions and sign-in providers (see src/web). */
+  web: WebConfig;
+  /** Outbound e-mail (org invitations). */
+  mail: MailConfig;
+  /** Vendors' live services (see modules/network). */
+  network: NetworkConfig;
+}
+
+export interface MailConfig {
+  /** `smtp://` or `smtps://` with credentials in the URL; unset: each message is written as an .eml file under `dataDir/mail`. */
+  smtpUrl: string | undefined;
+  from: string;
+  /** Derives invitation tokens (see modules/orgs); unset: a key generated once under `dataDir`. */
+  invitationSecret: string | undefined;
+}
+
+export interface NetworkConfig {
+  /** Lets service endpoints be plain http and resolve to private, loopback or link-local addresses (tests, local development). */
+  allowPrivateServiceEndpoints: boolean;
+  /** How long a metered call waits for the vendor's service before it answers 504 and releases the reservation. */
+  serviceCallTimeoutMs: number;
+  /** How often each live service is probed. */
+  serviceProbeIntervalMs: number;
+  /** A probe slower than this marks the service degraded. */
+  serviceDegradedMs: number;
 }
 
 export interface DownloadsConfig {
@@ -180,10 +206,22 @@ export function loadConfig(env: Env = process.env): AppConfig {
       urlSecret: read.optional('DOWNLOAD_URL_SECRET'),
       urlTtlSeconds: read.integer('DOWNLOAD_URL_TTL_SECONDS', 300, { min: 1, max: 7 * 24 * 60 * 60 }),
     },
+    mail: {
+      smtpUrl: read.optionalUrl('SMTP_URL', ['smtp:', 'smtps:']),
+      from: read.string('MAIL_FROM', 'svc <no-reply@localhost>'),
+      invitationSecret: read.optional('INVITATION_SECRET'),
+    },
+    network: {
+      allowPrivateServiceEndpoints: read.boolean('ALLOW_PRIVATE_SERVICE_ENDPOINTS', false),
+      serviceCallTimeoutMs: read.integer('SERVICE_CALL_TIMEOUT_MS', 30_000, { min: 100, max: 600_000 }),
+      serviceProbeIntervalMs: read.integer('SERVICE_PROBE_INTERVAL_MS', 5 * 60_000, { min: 1_000, max: 24 * 60 * 60_000 }),
+      serviceDegradedMs: read.integer('SERVICE_DEGRADED_MS', 2_000, { min: 1, max: 600_000 }),
+    },
+    web: loadWebConfig(read, nodeEnv, github),
   };
 }
 
-class EnvReader {
+export class EnvReader {
   constructor(private readonly env: Env) {}
 
   optional(name: string): string | undefined {

@@ -110,7 +110,7 @@ describe('purchases under spend policies, and their approvals', () => {
     const approvalId = await expectApproval(await buy(agent, listingId), 'maxPerPurchaseCents');
     const pending = await json(await owner.call('GET', '/v1/approvals'));
     expect(pending.approvals).toEqual([
-      expect.objectContaining({ id: approvalId, status: 'pending', listingId, priceCents: 700 }),
+      expect.objectContaining({ id: approvalId, status: 'pending', listingId, priceCents: 700, tokenName: 'agent' }),
     ]);
     expect((await agent.call('POST', `/v1/approvals/${approvalId}/approve`)).status).toBe(403);
     expect((await agent.call('POST', `/v1/approvals/${approvalId}/decline`)).status).toBe(403);

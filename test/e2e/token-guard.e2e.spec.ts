@@ -45,6 +45,7 @@ describe('token guard', () => {
     expect(await json(await get('/test/access/any', token))).toEqual({
       userId,
       tokenId,
+      tokenName: 'test',
       scopes: ['read'],
       policyId: null,
       expiresAt: null,

@@ -110,6 +110,9 @@ describe('vendors and releases', () => {
         version: '1.0.0',
         archiveSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
         publishedAt: expect.any(String),
+        scanStatus: 'passed',
+        signature: null,
+        signingKeyFingerprint: null,
       },
     ]);
   });

@@ -9,6 +9,7 @@ import { TestApp } from '../support/app';
 import { FakeDns } from '../support/fake-dns';
 import { FakeGithub } from '../support/fake-github';
 import { keyPair } from '../support/signing-keys';
+import { addMember } from '../support/orgs';
 import { settleSandboxIntent } from '../support/wallet';
 import { buildZip } from '../support/zip-builder';
 import { Seeds } from './arbitraries';
@@ -271,6 +272,25 @@ export class FuzzWorld implements Tokens {
     this.seeds.path.push({ values: { vendor, slug: listings[0].slug, id: review.review.id }, near: 'reviews' });
     this.seeds.path.push({ values: { id: review.review.id }, near: 'reviews', owner: 'sell' });
 
+    // A live service on the last listing (a public name that never answers: calls fail and are refunded),
+    // and a session of the purchase caller with it.
+    await this.expect(
+      sell.call('PATCH', `/v1/vendor/listings/${listings[2].id}`, {
+        serviceEndpoint: 'https://fuzz-service.invalid/mcp',
+        serviceProtocol: 'https',
+        pricingModel: 'metered',
+        perCallCents: 5,
+        settlementMethods: ['wallet'],
+      }),
+      200,
+    );
+    this.seeds.path.push({ values: { vendor, slug: listings[2].slug }, near: 'services' });
+    const opened = await this.expect(
+      this.caller('purchase').call('POST', '/v1/network/sessions', { vendor, slug: listings[2].slug }),
+      201,
+    );
+    this.seeds.path.push({ values: { id: opened.session.id }, near: 'sessions', owner: 'purchase' });
+
     // Spare tokens (never the ones the callers send), so revoking a real token id is tried.
     for (const key of Object.keys(SCOPED) as (keyof typeof SCOPED)[]) {
       const caller = this.caller(key);
@@ -286,6 +306,14 @@ export class FuzzWorld implements Tokens {
       this.seeds.path.push({ values: { id: policy.id }, near: 'policies', owner: key });
       (this.seeds.fields.policyId ??= []).push(policy.id);
     }
+
+    // An org owned by the `all` caller, with the `purchase` caller as a member, for the org routes to find.
+    await this.expect(this.caller('all').call('POST', '/v1/orgs', { slug: 'fuzz-team', name: 'Fuzz team' }), 201);
+    const member = this.caller('purchase');
+    await addMember(this.app, this.caller('all'), 'fuzz-team', member, 'member');
+    this.seeds.path.push({ values: { slug: 'fuzz-team', userId: member.userId }, near: 'orgs', owner: 'all' });
+    this.seeds.path.push({ values: { slug: 'fuzz-team', userId: member.userId }, near: 'members', owner: 'all' });
+    (this.seeds.fields.orgSlug ??= []).push('fuzz-team');
 
     // The vendor's domain record is published, so the check can pass; device and GitHub codes are pending.
     const { record } = await this.expect(sell.call('POST', '/v1/vendor/verify/domain'), 200);

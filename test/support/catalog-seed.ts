@@ -34,6 +34,8 @@ export interface SeedListing {
   /** Publish the release (default true); a failed scan is never published. */
   publish?: boolean;
   signedWith?: string | null;
+  /** The base64 signature recorded with the release (with `signedWith`). */
+  signature?: string | null;
   changes?: ListingChanges;
   at?: Date;
   /** Stores these bytes in the app's blob store as the release's archive (otherwise the release names no stored blob). */
@@ -132,6 +134,7 @@ export class CatalogSeed {
         sizeBytes: archive.sizeBytes,
         priceCents: spec.priceCents ?? 0,
         signedWith: spec.signedWith ?? null,
+        signature: spec.signature ?? null,
         now,
       });
       await decideOnStream(this.store, stream, listingDecider, {

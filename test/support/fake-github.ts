@@ -13,6 +13,11 @@ export interface FakeGithub {
   setMemberships(login: string, memberships: Record<string, FakeGithubRole>): void;
   /** As if the user revoked the app: every token issued to them stops working. */
   revokeTokensOf(login: string): void;
+  /**
+   * Plays a browser signed in to GitHub as `login` who approves any authorize page: it redirects to
+   * `redirect_uri` with a code and the `state`. `emails` is what `GET /user/emails` answers.
+   */
+  signInBrowserAs(login: string, emails: { email: string; primary: boolean; verified: boolean }[]): void;
   requests: { method: string; path: string }[];
   close(): Promise<void>;
 }
@@ -21,6 +26,7 @@ interface FakeUser {
   id: number;
   login: string;
   memberships: Record<string, FakeGithubRole>;
+  emails?: { email: string; primary: boolean; verified: boolean }[];
 }
 
 export async function startFakeGithub(options: { clientId: string; clientSecret: string }): Promise<FakeGithub> {
@@ -28,6 +34,7 @@ export async function startFakeGithub(options: { clientId: string; clientSecret:
   const codes = new Map<string, string>(); // code -> login
   const tokens = new Map<string, string>(); // token -> login
   const requests: { method: string; path: string }[] = [];
+  let browserLogin: string | undefined;
 
   const userFor = (login: string, memberships?: Record<string, FakeGithubRole>): FakeUser => {
     let user = users.get(login);
@@ -54,6 +61,17 @@ export async function startFakeGithub(options: { clientId: string; clientSecret:
     };
 
     if (req.method === 'GET' && url.pathname === '/login/oauth/authorize') {
+      const redirect = url.searchParams.get('redirect_uri');
+      if (browserLogin && redirect) {
+        const code = randomBytes(10).toString('hex');
+        codes.set(code, browserLogin);
+        const back = new URL(redirect);
+        back.searchParams.set('code', code);
+        back.searchParams.set('state', url.searchParams.get('state') ?? '');
+        res.writeHead(302, { Location: back.toString() });
+        res.end();
+        return;
+      }
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
       res.end('<!doctype html><title>Authorize application</title><button>Authorize</button>');
       return;
@@ -92,6 +110,12 @@ export async function startFakeGithub(options: { clientId: string; clientSecret:
       return send(200, { login: user.login, id: user.id });
     }
 
+    if (req.method === 'GET' && url.pathname === '/user/emails') {
+      const user = bearer(req);
+      if (!user) return send(401, { message: 'Bad credentials' });
+      return send(200, user.emails ?? []);
+    }
+
     const membership = /^\/user\/memberships\/orgs\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && membership) {
       const user = bearer(req);
@@ -121,6 +145,10 @@ export async function startFakeGithub(options: { clientId: string; clientSecret:
       return code;
     },
     setMemberships: (login, memberships) => void userFor(login, memberships),
+    signInBrowserAs: (login, emails) => {
+      userFor(login).emails = emails;
+      browserLogin = login;
+    },
     revokeTokensOf: (login) => {
       for (const [token, owner] of tokens) if (owner === login) tokens.delete(token);
     },

@@ -28,6 +28,8 @@ export class FakeStripe {
   private readonly loginLinks: Json[] = [];
   private readonly declines = new Map<string, string>(); // payment method id -> decline message
   private readonly idempotent = new Map<string, StoredResponse>();
+  /** How many pages of payment intents were listed: a test sees pagination followed. */
+  listedPages = 0;
   private offSessionDecline: string | null = null;
   private failures: { count: number; status: number | 'stall' } = { count: 0, status: 500 };
 
@@ -302,6 +304,7 @@ export class FakeStripe {
     if (version === 'v1') {
       if (method === 'POST' && path === '/v1/customers') return this.createCustomer(params);
       if (method === 'POST' && path === '/v1/payment_intents') return this.createPaymentIntent(params, request);
+      if (method === 'GET' && path === '/v1/payment_intents') return this.listPaymentIntents(params, path);
       if (method === 'GET' && resource === 'payment_intents' && segments.length === 3) {
         return this.existing(this.paymentIntents, 'payment_intent', id, { status: 404 });
       }
@@ -458,6 +461,30 @@ export class FakeStripe {
     const start = after === null ? 0 : all.findIndex((method) => method.id === after) + 1;
     if (after !== null && start === 0) throw invalid(`No such payment_method: '${after}'`, 'starting_after', 'resource_missing');
     const page = all.slice(start, start + limit);
+    return { object: 'list', data: page, has_more: start + limit < all.length, url: path };
+  }
+
+  /** Newest first and paged like every Stripe list; `created[gte|gt|lte|lt]` filters by creation (unix seconds). */
+  private listPaymentIntents(params: FormParams, path: string): Json {
+    const limit = params.limit === undefined ? 10 : integer(params, 'limit');
+    if (limit < 1 || limit > 100) throw invalid('This value must be between 1 and 100.', 'limit');
+    const created = (typeof params.created === 'object' && params.created !== null ? params.created : {}) as FormParams;
+    const bound = (name: string): number | null => (created[name] === undefined ? null : integer(created, name));
+    const [gte, gt, lte, lt] = ['gte', 'gt', 'lte', 'lt'].map(bound);
+    const all = [...this.paymentIntents.values()]
+      .filter(
+        (intent) =>
+          (gte === null || intent.created >= gte) &&
+          (gt === null || intent.created > gt) &&
+          (lte === null || intent.created <= lte) &&
+          (lt === null || intent.created < lt),
+      )
+      .reverse();
+    const after = optionalString(params, 'starting_after');
+    const start = after === null ? 0 : all.findIndex((intent) => intent.id === after) + 1;
+    if (after !== null && start === 0) throw invalid(`No such payment_intent: '${after}'`, 'starting_after', 'resource_missing');
+    const page = all.slice(start, start + limit);
+    this.listedPages++;
     return { object: 'list', data: page, has_more: start + limit < all.length, url: path };
   }
 
@@ -672,6 +699,7 @@ export interface StripePaymentIntent extends Json {
   metadata: Record<string, string>;
   payment_method: string | null;
   status: 'requires_payment_method' | 'requires_confirmation' | 'succeeded';
+  created: number;
 }
 
 export interface StripeSetupIntent extends Json {

@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { OrgsModule } from '../orgs/orgs.module';
+import { ChangeVisibilityHandler } from './commands/change-visibility/change-visibility.handler';
+import { OrgPackagesController } from './http/org-packages.controller';
 import { PostReviewHandler } from './commands/post-review/post-review.handler';
 import { RecordInstallHandler } from './commands/record-install/record-install.handler';
 import { PublishReleaseHandler } from './commands/publish-release/publish-release.handler';
@@ -34,6 +37,7 @@ import { ReleaseScanWorker } from './scanning/release-scan.worker';
 import './events'; // declares the module's event types before anything appends them
 
 const controllers = [
+  OrgPackagesController,
   SearchController,
   ListingsController,
   ReviewsController,
@@ -44,6 +48,7 @@ const controllers = [
   VendorListingsController,
 ];
 const commandHandlers = [
+  ChangeVisibilityHandler,
   UploadReleaseHandler,
   PublishReleaseHandler,
   UpdateListingHandler,
@@ -73,6 +78,7 @@ const workers = [ReleaseScanWorker, SearchHistoryPruning];
 
 /** The catalog: listings and releases with their security scans, search, reviews, the leaderboard and audits. */
 @Module({
+  imports: [OrgsModule],
   controllers,
   providers: [...commandHandlers, ...queryHandlers, ...projections, ...readers, ...workers],
 })

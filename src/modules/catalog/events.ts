@@ -15,4 +15,6 @@ export const CatalogEvents = defineEventCatalogue('catalog', {
   ReviewVoted: { schemaVersion: 1 },
   ReviewReplied: { schemaVersion: 1 },
   InstallRecorded: { schemaVersion: 1 },
+  /** An org package's visibility: `public`, `private` or `org_only`. */
+  ListingVisibilityChanged: { schemaVersion: 1 },
 });

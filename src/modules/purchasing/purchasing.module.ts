@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { secretUnder } from '../../platform/secrets/generated-secret';
+import { OrgsModule } from '../orgs/orgs.module';
 import { PoliciesModule } from '../policies/policies.module';
 import { WalletModule } from '../wallet/wallet.module';
 import { ApprovePurchaseHandler, DeclinePurchaseHandler } from './commands/approve-purchase/approve-purchase.handler';
@@ -80,7 +81,7 @@ const signers = [{ provide: DownloadLinks, inject: [APP_CONFIG], useFactory: dow
  * entitlements, signed downloads, and the money views built on orders (billing overviews, vendor analytics).
  */
 @Module({
-  imports: [WalletModule, PoliciesModule],
+  imports: [WalletModule, PoliciesModule, OrgsModule],
   controllers,
   providers: [...commandHandlers, ...queryHandlers, ...projections, ...readers, ...signers],
 })

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { OrgsModule } from '../orgs/orgs.module';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { HttpGithubOAuth } from './adapters/http-github-oauth';
@@ -13,10 +14,12 @@ import { RevokeSigningKeyHandler } from './commands/revoke-signing-key/revoke-si
 import { SaveVendorProfileHandler } from './commands/save-vendor-profile/save-vendor-profile.handler';
 import { StartGithubVerificationHandler } from './commands/start-github-verification/start-github-verification.handler';
 import { DnsTxtLookup, GithubOAuth } from './domain/ports';
+import { PublicSigningKeyController } from './http/public-signing-key.controller';
 import { SigningKeysController } from './http/signing-keys.controller';
 import { VendorProfileController } from './http/vendor-profile.controller';
 import { VerificationController } from './http/verification.controller';
 import { FindVendorProfileHandler } from './queries/find-vendor-profile/find-vendor-profile.handler';
+import { GetPublicSigningKeyHandler } from './queries/get-public-signing-key/get-public-signing-key.handler';
 import { GetVendorProfileHandler } from './queries/get-vendor-profile/get-vendor-profile.handler';
 import { ListSigningKeysHandler } from './queries/list-signing-keys/list-signing-keys.handler';
 import { VerifyArchiveSignatureHandler } from './queries/verify-archive-signature/verify-archive-signature.handler';
@@ -40,7 +43,7 @@ export function dnsTxtLookupFor(config: AppConfig): DnsTxtLookup {
   return new ResolverDnsTxtLookup(config.dnsServers);
 }
 
-const controllers = [VendorProfileController, SigningKeysController, VerificationController];
+const controllers = [VendorProfileController, SigningKeysController, PublicSigningKeyController, VerificationController];
 const commandHandlers = [
   SaveVendorProfileHandler,
   RegisterSigningKeyHandler,
@@ -51,7 +54,13 @@ const commandHandlers = [
   CompleteGithubVerificationHandler,
   RecheckVerificationHandler,
 ];
-const queryHandlers = [GetVendorProfileHandler, FindVendorProfileHandler, ListSigningKeysHandler, VerifyArchiveSignatureHandler];
+const queryHandlers = [
+  GetVendorProfileHandler,
+  FindVendorProfileHandler,
+  ListSigningKeysHandler,
+  VerifyArchiveSignatureHandler,
+  GetPublicSigningKeyHandler,
+];
 const projections = [VendorsProjection, SigningKeysProjection];
 const readers = [VendorsReader];
 const adapters = [
@@ -62,6 +71,7 @@ const workers = [VerificationRecheckWorker];
 
 /** Vendors: profiles, verification by DNS and GitHub, release-signing keys. */
 @Module({
+  imports: [OrgsModule],
   controllers,
   providers: [...commandHandlers, ...queryHandlers, ...projections, ...readers, ...adapters, ...workers],
 })

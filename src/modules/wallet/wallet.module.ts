@@ -9,6 +9,7 @@ import { RequestTopUpHandler } from './commands/request-top-up/request-top-up.ha
 import { SettleTopUpHandler } from './commands/settle-top-up/settle-top-up.handler';
 import { WalletLedger } from './commands/wallet-ledger';
 import { WalletController } from './http/wallet.controller';
+import { WalletEndpoints } from './http/wallet-endpoints';
 import { GetWalletHandler } from './queries/get-wallet/get-wallet.handler';
 import { ListWalletTransactionsHandler } from './queries/list-wallet-transactions/list-wallet-transactions.handler';
 import { WalletsProjection } from './read-models/wallets.projection';
@@ -26,7 +27,7 @@ const commandHandlers = [
 ];
 const queryHandlers = [GetWalletHandler, ListWalletTransactionsHandler];
 const projections = [WalletsProjection];
-const services = [WalletLedger];
+const services = [WalletLedger, WalletEndpoints];
 
 /** Wallets: prepaid balances as ledgers in the log, top-ups, auto top-up, the statement. */
 @Module({
@@ -34,6 +35,6 @@ const services = [WalletLedger];
   controllers,
   providers: [...commandHandlers, ...queryHandlers, ...projections, ...services],
   // Purchases and metered calls debit wallets in their own atomic appends.
-  exports: [WalletLedger],
+  exports: [WalletLedger, WalletEndpoints],
 })
 export class WalletModule {}

@@ -12,7 +12,9 @@ export type DomainErrorCode =
   | 'payload_too_large' // 413
   | 'unprocessable' // 422: well-formed, but the current state refuses it
   | 'rate_limited' // 429
-  | 'unavailable'; // 503
+  | 'unavailable' // 503
+  | 'bad_gateway' // 502: an outside service we called for the caller failed; its message is passed on
+  | 'gateway_timeout'; // 504: that service did not answer in time
 
 export class DomainError extends Error {
   constructor(

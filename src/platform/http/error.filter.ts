@@ -21,6 +21,8 @@ const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
   unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,
+  bad_gateway: 502,
+  gateway_timeout: 504,
 };
 
 export interface ErrorResponse {

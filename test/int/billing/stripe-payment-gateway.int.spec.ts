@@ -629,3 +629,43 @@ describe('deliverWebhook', () => {
     expect(received.at(-1)!.headers['pay-signature']).toBe('t=1,v1=deadbeef');
   });
 });
+
+describe('StripePaymentGateway.listSucceededPaymentIntents (the list API, every page)', () => {
+  let stripe: FakeStripe;
+  let gateway: StripePaymentGateway;
+
+  beforeAll(async () => {
+    stripe = await FakeStripe.start({ secretKey: SECRET_KEY });
+    gateway = new StripePaymentGateway({ secretKey: SECRET_KEY, apiUrl: stripe.url });
+  });
+  afterAll(async () => stripe?.close());
+
+  it('answers every succeeded intent across pages, with our metadata, and none that did not succeed', async () => {
+    const succeeded: string[] = [];
+    for (let i = 0; i < 205; i++) {
+      const intent = await gateway.createPaymentIntent({
+        amountCents: 100 + i,
+        metadata: { topUpId: `tu_${i}`, purpose: 'top_up' },
+        idempotencyKey: `list-${i}`,
+      });
+      if (i % 3 !== 0) {
+        stripe.succeedPaymentIntent(intent.id);
+        succeeded.push(intent.id);
+      }
+    }
+    const pagesBefore = stripe.listedPages;
+
+    const listed = await gateway.listSucceededPaymentIntents();
+
+    expect(stripe.listedPages - pagesBefore).toBe(3);
+    expect(listed.map((intent) => intent.id).sort()).toEqual([...succeeded].sort());
+    const one = listed.find((intent) => intent.id === succeeded[0])!;
+    expect(one).toEqual({
+      id: succeeded[0],
+      amountCents: 101,
+      metadata: { topUpId: 'tu_1', purpose: 'top_up' },
+      createdAt: expect.any(String),
+    });
+    expect(await gateway.listSucceededPaymentIntents({ to: new Date(Date.now() - 3_600_000) })).toEqual([]);
+  });
+});

@@ -134,6 +134,7 @@ describe('listing decider', () => {
         pricingModel: 'one_time',
         perCallCents: null,
         latestVersion: null,
+        visibility: 'public',
         priceCents: 500,
         priceEdited: false,
         releases: {
@@ -302,6 +303,30 @@ describe('listing decider', () => {
       const state = existing([...maintenance, ...events]);
       expect(state.latestVersion).toBe('2.0.0');
       expect(state.releases.r1.published).toBe(true);
+    });
+  });
+
+  describe('ChangeVisibility', () => {
+    const change = (visibility: string, vendor = vendorId): ListingCommand => ({
+      type: 'ChangeVisibility',
+      vendorId: vendor,
+      visibility: visibility as 'public',
+      now: at(40),
+    });
+
+    it('records the new visibility, and nothing when it is unchanged', () => {
+      const events = when(uploaded, change('private'));
+      expect(events).toEqual([
+        { type: 'ListingVisibilityChanged', data: { listingId, visibility: 'private', changedAt: at(40).toISOString() } },
+      ]);
+      expect(existing([...uploaded, ...events]).visibility).toBe('private');
+      expect(when([...uploaded, ...events], change('private'))).toEqual([]);
+      expect(when(uploaded, change('public'))).toEqual([]);
+    });
+
+    it("refuses an unknown visibility (400) and another vendor's listing (404)", () => {
+      expect(errorOf(() => when(uploaded, change('secret'))).code).toBe('invalid');
+      expect(errorOf(() => when(uploaded, change('org_only', otherVendor))).code).toBe('not_found');
     });
   });
 

@@ -19,7 +19,7 @@ export type ApiTokenEvent =
         policyId: string | null;
         issuedAt: string;
         expiresAt: string | null;
-        via: 'device' | 'api' | 'admin';
+        via: 'device' | 'api' | 'admin' | 'web';
       };
     }
   | {
@@ -44,7 +44,7 @@ export type ApiTokenCommand =
       expiresInDays?: number | null;
       /** The expiry of the credential behind the request: the new token never outlives it. */
       notAfter?: Date | null;
-      via: 'device' | 'api' | 'admin';
+      via: 'device' | 'api' | 'admin' | 'web';
       now: Date;
     }
   | { type: 'RevokeToken'; byUserId: string; reason?: 'revoked' | 'user_deleted'; now: Date };

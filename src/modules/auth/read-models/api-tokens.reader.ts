@@ -4,6 +4,7 @@ import { Scope } from '../domain/api-token';
 
 export interface ApiTokenRecord {
   id: string;
+  name: string;
   userId: string;
   scopes: Scope[];
   policyId: string | null;
@@ -18,12 +19,13 @@ export class ApiTokensReader {
 
   async findByHash(tokenHash: string): Promise<ApiTokenRecord | null> {
     const [row] = await this.dataSource.query(
-      `SELECT id, user_id, scopes, policy_id, expires_at, revoked_at FROM api_tokens WHERE token_hash = $1`,
+      `SELECT id, name, user_id, scopes, policy_id, expires_at, revoked_at FROM api_tokens WHERE token_hash = $1`,
       [tokenHash],
     );
     if (!row) return null;
     return {
       id: row.id,
+      name: row.name,
       userId: row.user_id,
       scopes: row.scopes,
       policyId: row.policy_id,

@@ -17,6 +17,8 @@ import {
   PaymentGatewayError,
   PaymentIntent,
   SetupIntent,
+  SucceededPaymentIntent,
+  TimeWindow,
 } from '../domain/payment-gateway';
 import { SANDBOX_SETTLEMENT_QUEUE, SandboxSettlementJob, settlementJobOptions } from '../workers/sandbox-settlement.jobs';
 import {
@@ -203,6 +205,22 @@ export class SandboxPaymentGateway extends PaymentGateway {
     const url = new URL(returnUrl);
     url.searchParams.set('sandbox', '1');
     return { url: url.toString() };
+  }
+
+  async listSucceededPaymentIntents(window: TimeWindow = {}): Promise<SucceededPaymentIntent[]> {
+    const rows: Array<{ id: string; amount_cents: number; metadata: Record<string, string>; created_at: Date }> =
+      await this.dataSource.query(
+        `SELECT id, amount_cents, metadata, created_at FROM sandbox_payment_intents
+          WHERE status = 'succeeded' AND ($1::timestamptz IS NULL OR created_at >= $1) AND ($2::timestamptz IS NULL OR created_at <= $2)
+          ORDER BY created_at, id`,
+        [window.from ?? null, window.to ?? null],
+      );
+    return rows.map((row) => ({
+      id: row.id,
+      amountCents: Number(row.amount_cents),
+      metadata: row.metadata,
+      createdAt: new Date(row.created_at).toISOString(),
+    }));
   }
 
   async createLoginLink(accountId: string): Promise<{ url: string }> {

@@ -13,6 +13,8 @@ import {
   PaymentGatewayError,
   PaymentIntent,
   SetupIntent,
+  SucceededPaymentIntent,
+  TimeWindow,
 } from '../domain/payment-gateway';
 
 const TIMEOUT_MS = 20_000;
@@ -146,6 +148,29 @@ export class StripePaymentGateway extends PaymentGateway {
   async createLoginLink(accountId: string): Promise<{ url: string }> {
     const link = await this.call('create a dashboard login link', () => this.stripe.accounts.createLoginLink(accountId));
     return { url: link.url };
+  }
+
+  async listSucceededPaymentIntents(window: TimeWindow = {}): Promise<SucceededPaymentIntent[]> {
+    const created: Stripe.RangeQueryParam = {};
+    if (window.from) created.gte = Math.floor(window.from.getTime() / 1000);
+    if (window.to) created.lte = Math.ceil(window.to.getTime() / 1000);
+    return this.call('list payment intents', async () => {
+      const succeeded: SucceededPaymentIntent[] = [];
+      // The list has no status filter; iterating follows `has_more` across pages.
+      for await (const intent of this.stripe.paymentIntents.list({
+        limit: 100,
+        ...(window.from || window.to ? { created } : {}),
+      })) {
+        if (intent.status !== 'succeeded') continue;
+        succeeded.push({
+          id: intent.id,
+          amountCents: intent.amount_received || intent.amount,
+          metadata: { ...intent.metadata },
+          createdAt: new Date(intent.created * 1000).toISOString(),
+        });
+      }
+      return succeeded;
+    });
   }
 
   private async call<T>(action: string, request: () => Promise<T>): Promise<T> {

@@ -46,6 +46,23 @@ export abstract class PaymentGateway {
 
   /** A single-use sign-in to the processor's dashboard of an onboarded account (payouts, balances). */
   abstract createLoginLink(accountId: string): Promise<{ url: string }>;
+
+  /** Every succeeded intent created in the window (all pages), for finance to reconcile our credits against. */
+  abstract listSucceededPaymentIntents(window?: TimeWindow): Promise<SucceededPaymentIntent[]>;
+}
+
+/** Inclusive bounds; either may be left open. */
+export interface TimeWindow {
+  from?: Date;
+  to?: Date;
+}
+
+export interface SucceededPaymentIntent {
+  id: string;
+  amountCents: number;
+  /** Our tags: `purpose` (`top_up`, `auto_top_up`, `purchase`), `topUpId` or `orderId`. */
+  metadata: Record<string, string>;
+  createdAt: string;
 }
 
 export const CURRENCY = 'usd';

@@ -71,6 +71,8 @@ export type ListingEvent =
         sizeBytes: number;
         priceCents: number;
         signedWith: string | null;
+        /** The base64 detached signature as uploaded (absent in events older than it), for clients to verify. */
+        signature?: string | null;
         uploadedAt: string;
       } & ReleaseContent;
     }
@@ -80,7 +82,12 @@ export type ListingEvent =
       type: 'ReleasePublished';
       data: { listingId: string; releaseId: string; version: string; becomesLatest: boolean; publishedAt: string };
     }
-  | { type: 'ListingUpdated'; data: { listingId: string; changes: ListingChanges; updatedAt: string } };
+  | { type: 'ListingUpdated'; data: { listingId: string; changes: ListingChanges; updatedAt: string } }
+  | { type: 'ListingVisibilityChanged'; data: { listingId: string; visibility: ListingVisibility; changedAt: string } };
+
+/** Org package visibility: `private` and `org_only` listings are seen by the owning org's members only. */
+export const LISTING_VISIBILITIES = ['public', 'private', 'org_only'] as const;
+export type ListingVisibility = (typeof LISTING_VISIBILITIES)[number];
 
 export const LISTING_EVENT_TYPES: ListingEvent['type'][] = [
   CatalogEvents.ListingCreated,
@@ -89,6 +96,7 @@ export const LISTING_EVENT_TYPES: ListingEvent['type'][] = [
   CatalogEvents.ReleasePublishRequested,
   CatalogEvents.ReleasePublished,
   CatalogEvents.ListingUpdated,
+  CatalogEvents.ListingVisibilityChanged,
 ];
 
 export interface ReleaseState {
@@ -114,6 +122,7 @@ export type ListingState =
       pricingModel: PricingModel;
       perCallCents: number | null;
       latestVersion: string | null;
+      visibility: ListingVisibility;
       /** What a purchase costs now: the latest release's manifest price, or the vendor's own once edited. */
       priceCents: number;
       priceEdited: boolean;
@@ -132,11 +141,13 @@ export type ListingCommand =
       sizeBytes: number;
       priceCents: number;
       signedWith: string | null;
+      signature?: string | null;
       now: Date;
     }
   | { type: 'RecordScan'; releaseId: string; outcome: ScanOutcome; now: Date }
   | { type: 'PublishRelease'; vendorId: string; releaseId: string; now: Date }
-  | { type: 'UpdateListing'; vendorId: string; changes: ListingChanges; now: Date };
+  | { type: 'UpdateListing'; vendorId: string; changes: ListingChanges; now: Date }
+  | { type: 'ChangeVisibility'; vendorId: string; visibility: ListingVisibility; now: Date };
 
 export const initialListingState: ListingState = { exists: false };
 
@@ -180,6 +191,15 @@ export function decideListing(command: ListingCommand, state: ListingState): Lis
         command.changes.title === undefined ? command.changes : { ...command.changes, title: command.changes.title.trim() };
       return [{ type: CatalogEvents.ListingUpdated, data: { listingId, changes, updatedAt: at } }];
     }
+    case 'ChangeVisibility': {
+      if (state.vendorId !== command.vendorId) throw new DomainError('not_found', 'Listing not found');
+      if (!LISTING_VISIBILITIES.includes(command.visibility))
+        throw new DomainError('invalid', `visibility must be one of ${LISTING_VISIBILITIES.join(', ')}`);
+      if (state.visibility === command.visibility) return [];
+      return [
+        { type: CatalogEvents.ListingVisibilityChanged, data: { listingId, visibility: command.visibility, changedAt: at } },
+      ];
+    }
   }
 }
 
@@ -196,6 +216,8 @@ function upload(command: Extract<ListingCommand, { type: 'UploadRelease' }>, sta
       sizeBytes: command.sizeBytes,
       priceCents: command.priceCents,
       signedWith: command.signedWith,
+      // Only signed uploads carry it, so unsigned releases' events keep their earlier shape.
+      ...(command.signedWith !== null && command.signature ? { signature: command.signature } : {}),
       uploadedAt: at,
       ...content,
     },
@@ -341,6 +363,7 @@ export function evolveListing(state: ListingState, event: ListingEvent): Listing
         pricingModel: 'one_time',
         perCallCents: null,
         latestVersion: null,
+        visibility: 'public',
         priceCents: event.data.priceCents,
         priceEdited: false,
         releases: {},
@@ -348,6 +371,8 @@ export function evolveListing(state: ListingState, event: ListingEvent): Listing
   }
   if (!state.exists) return state;
   switch (event.type) {
+    case CatalogEvents.ListingVisibilityChanged:
+      return { ...state, visibility: event.data.visibility };
     case CatalogEvents.ReleaseUploaded:
       return {
         ...state,

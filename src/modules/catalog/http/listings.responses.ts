@@ -50,6 +50,11 @@ export class PublishedReleaseItem {
   @ApiProperty() version: string;
   @ApiProperty() archiveSha256: string;
   @ApiProperty({ format: 'date-time' }) publishedAt: string;
+  @ApiProperty({ enum: ['passed', 'flagged', 'failed', 'pending'] }) scanStatus: string;
+  /** Base64 detached signature of the archive by the vendor's signing key; null when unsigned. */
+  @ApiProperty({ type: String, nullable: true }) signature: string | null;
+  /** SHA-256 (hex) of the signing key's SPKI DER; see GET /v1/vendors/{vendor}/signing-key. */
+  @ApiProperty({ type: String, nullable: true }) signingKeyFingerprint: string | null;
 }
 
 export class PublishedReleases {

@@ -21,7 +21,13 @@ export class SearchResultItem {
 export class SearchResponse {
   @ApiProperty({ type: [SearchResultItem] }) results: SearchResultItem[];
   /** Null when walking with a cursor. */
-  @ApiProperty({ type: Number, nullable: true }) total: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      'How many listings match: exact up to 1,000; past that an estimate (always above 1,000). Null when walking with a cursor.',
+  })
+  total: number | null;
   @ApiProperty({ type: Number, nullable: true }) page: number | null;
   @ApiProperty() perPage: number;
   /** Pass as `cursor` for the next page; null at the end. */

@@ -96,12 +96,13 @@ export class CatalogProjection implements Projection {
           sizeBytes,
           priceCents,
           signedWith,
+          signature,
           uploadedAt,
           ...content
         } = e.data;
         await tx.query(
-          `INSERT INTO releases (id, listing_id, vendor_id, version, archive_sha256, size_bytes, price_cents, signed_with, content, readme_md, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+          `INSERT INTO releases (id, listing_id, vendor_id, version, archive_sha256, size_bytes, price_cents, signed_with, signature, content, readme_md, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
           [
             releaseId,
             listingId,
@@ -111,6 +112,7 @@ export class CatalogProjection implements Projection {
             sizeBytes,
             priceCents,
             signedWith,
+            signature ?? null,
             content,
             readmeMd,
             uploadedAt,
@@ -170,6 +172,13 @@ export class CatalogProjection implements Projection {
         );
         return;
       }
+      case CatalogEvents.ListingVisibilityChanged:
+        await tx.query('UPDATE listings SET visibility = $2, updated_at = $3 WHERE id = $1', [
+          e.data.listingId,
+          e.data.visibility,
+          e.data.changedAt,
+        ]);
+        return;
       case CatalogEvents.ListingUpdated: {
         const sets: string[] = [];
         const values: unknown[] = [e.data.listingId, e.data.updatedAt];
@@ -191,9 +200,9 @@ export class CatalogProjection implements Projection {
     switch (e.type) {
       case VendorEvents.VendorProfileSaved:
         await tx.query(
-          `INSERT INTO catalog_vendors (vendor_id, slug, display_name) VALUES ($1, $2, $3)
-           ON CONFLICT (vendor_id) DO UPDATE SET slug = $2, display_name = $3`,
-          [e.data.vendorId, e.data.slug, e.data.displayName],
+          `INSERT INTO catalog_vendors (vendor_id, slug, display_name, org_id) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (vendor_id) DO UPDATE SET slug = $2, display_name = $3, org_id = COALESCE($4, catalog_vendors.org_id)`,
+          [e.data.vendorId, e.data.slug, e.data.displayName, e.data.orgId ?? null],
         );
         await tx.query('UPDATE listings SET vendor_name = $2 WHERE vendor_id = $1 AND vendor_name <> $2', [
           e.data.vendorId,

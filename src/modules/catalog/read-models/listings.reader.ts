@@ -8,6 +8,22 @@ export function visibleTo(listing: Record<string, unknown>, viewerId: string | n
   return listing.status !== 'draft' || listing.vendor_id === viewerId;
 }
 
+/**
+ * Drafts as above; a `private` or `org_only` listing only to its vendor and to the members of the org
+ * its vendor profile belongs to. The row carries `visibility` and the vendor's `org_id`.
+ */
+export async function mayView(
+  dataSource: DataSource,
+  listing: Record<string, unknown>,
+  viewerId: string | null,
+): Promise<boolean> {
+  if (!visibleTo(listing, viewerId)) return false;
+  if (listing.visibility === 'public' || listing.vendor_id === viewerId) return true;
+  if (!viewerId || !listing.org_id) return false;
+  const rows = await dataSource.query('SELECT 1 FROM org_members WHERE org_id = $1 AND user_id = $2', [listing.org_id, viewerId]);
+  return rows.length > 0;
+}
+
 /** Reads `listings` and `releases` for the checks commands make and the lookups queries share. */
 @Injectable()
 export class ListingsReader {
@@ -20,22 +36,22 @@ export class ListingsReader {
     viewerId: string | null,
   ): Promise<{ id: string; rating: number; ratingCount: number }> {
     const [listing] = await this.dataSource.query(
-      `SELECT l.id, l.status, l.vendor_id, l.rating, l.rating_count FROM listings l
+      `SELECT l.id, l.status, l.vendor_id, l.rating, l.rating_count, l.visibility, v.org_id FROM listings l
        JOIN catalog_vendors v ON v.vendor_id = l.vendor_id WHERE v.slug = $1 AND l.slug = $2`,
       [vendorSlug, slug],
     );
-    if (!listing || !visibleTo(listing, viewerId)) throw new DomainError('not_found', 'Listing not found');
+    if (!listing || !(await mayView(this.dataSource, listing, viewerId))) throw new DomainError('not_found', 'Listing not found');
     return { id: listing.id, rating: Number(listing.rating), ratingCount: Number(listing.rating_count) };
   }
 
   /** Drafts cannot be reviewed: to everyone but their vendor they do not exist. */
-  async reviewable(vendorSlug: string, slug: string): Promise<{ id: string; vendorId: string }> {
+  async reviewable(vendorSlug: string, slug: string, userId: string): Promise<{ id: string; vendorId: string }> {
     const [listing] = await this.dataSource.query(
-      `SELECT l.id, l.vendor_id FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
+      `SELECT l.id, l.status, l.vendor_id, l.visibility, v.org_id FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
        WHERE v.slug = $1 AND l.slug = $2 AND l.status <> 'draft'`,
       [vendorSlug, slug],
     );
-    if (!listing) throw new DomainError('not_found', 'Listing not found');
+    if (!listing || !(await mayView(this.dataSource, listing, userId))) throw new DomainError('not_found', 'Listing not found');
     return { id: listing.id, vendorId: listing.vendor_id };
   }
 

@@ -14,6 +14,8 @@ export interface ApprovalTerms {
   listingTitle: string;
   vendorSlug: string;
   version: string;
+  /** Set when bought for an org: the approved purchase is made for it again. */
+  orgSlug?: string;
 }
 
 export type ApprovalEvent =
@@ -21,10 +23,12 @@ export type ApprovalEvent =
       type: typeof PurchasingEvents.PurchaseApprovalRequested;
       data: {
         approvalId: string;
-        /** Who asked (the token's user) and who decides (the policy's owner). */
+        /** Who asked (the token's user) and who decides (the policy's owner: a user, or an org whose admins and owners decide). */
         requesterId: string;
         ownerId: string;
         tokenId: string | null;
+        /** The asking token's name (absent on approvals requested before it was recorded). */
+        tokenName?: string | null;
         policyId: string;
         rule: string;
         reason: string;
@@ -57,9 +61,17 @@ export function evolveApproval(state: ApprovalState, event: ApprovalEvent): Appr
   }
 }
 
-/** The approval its owner may still decide; anyone else's, or an unknown one, does not exist to them. */
-export function decidableBy(state: ApprovalState, userId: string, now: Date): Exclude<ApprovalState, { status: 'none' }> {
-  if (state.status === 'none' || state.request.ownerId !== userId) throw new DomainError('not_found', 'Approval not found');
+/**
+ * The approval its owner may still decide; anyone else's, or an unknown one, does not exist to them.
+ * `deciderIds`: the caller's user id, and the ids of the orgs it is an admin or owner of.
+ */
+export function decidableBy(
+  state: ApprovalState,
+  deciderIds: string | string[],
+  now: Date,
+): Exclude<ApprovalState, { status: 'none' }> {
+  const ids = typeof deciderIds === 'string' ? [deciderIds] : deciderIds;
+  if (state.status === 'none' || !ids.includes(state.request.ownerId)) throw new DomainError('not_found', 'Approval not found');
   if (state.status !== 'pending') throw new DomainError('conflict', `This approval was already ${state.status}`);
   if (now.getTime() > Date.parse(state.request.expiresAt))
     throw new DomainError('conflict', 'This approval has expired (approvals last 24 hours): ask the agent to purchase again');

@@ -19,6 +19,7 @@ class Approval {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: ['pending', 'approved', 'declined', 'expired'] }) status: string;
   @ApiProperty({ format: 'uuid' }) requesterId: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The name of the token that asked' }) tokenName: string | null;
   @ApiProperty({ format: 'uuid' }) policyId: string;
   @ApiProperty({ description: 'The policy rule that asked for approval' }) rule: string;
   @ApiProperty() reason: string;

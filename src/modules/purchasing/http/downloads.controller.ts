@@ -29,7 +29,11 @@ export class DownloadsController {
   @ApiNotFoundResponse({ description: 'Unknown or unpublished release, or a draft listing' })
   issue(@CurrentPrincipal() principal: Principal, @Body() body: IssueDownloadDto): Promise<DownloadTicket> {
     return this.commands.execute(
-      new IssueDownloadCommand(principal.userId, body.releaseId, { tokenId: principal.tokenId, policyId: principal.policyId }),
+      new IssueDownloadCommand(principal.userId, body.releaseId, {
+        tokenId: principal.tokenId,
+        policyId: principal.policyId,
+        tokenName: principal.tokenName,
+      }),
     );
   }
 

@@ -35,7 +35,8 @@ export class PurchasesController {
   @Post('purchases')
   @RequireScope('purchase')
   @HttpCode(200)
-  @Idempotent()
+  // A key of a purchase for an org belongs to the caller within that org.
+  @Idempotent({ scope: (request) => orgScopeOf(request.body) })
   @ApiOkResponse({ type: PurchaseResult })
   @ApiPaymentRequiredResponse({ type: PaymentRequired })
   @ApiConflictResponse({ description: 'The price is above maxPriceCents (or an Idempotency-Key is in use)' })
@@ -52,7 +53,7 @@ export class PurchasesController {
           orgSlug: body.orgSlug,
           channel: body.channel,
         },
-        { tokenId: principal.tokenId, policyId: principal.policyId },
+        { tokenId: principal.tokenId, policyId: principal.policyId, tokenName: principal.tokenName },
       ),
     );
   }
@@ -82,4 +83,9 @@ export class PurchasesController {
   async orders(@CurrentPrincipal() principal: Principal, @Query() query: OrdersQueryDto): Promise<Orders> {
     return { orders: await this.queries.execute(new ListOrdersQuery(principal.userId, query.paymentIntentId)) };
   }
+}
+
+function orgScopeOf(body: unknown): string | undefined {
+  const orgSlug = (body as { orgSlug?: unknown } | null)?.orgSlug;
+  return typeof orgSlug === 'string' ? `org:${orgSlug}` : undefined;
 }

@@ -23,8 +23,8 @@ export class ApprovalsProjection implements Projection {
         const d = e.data;
         await tx.query(
           `INSERT INTO purchase_approvals (id, owner_id, requester_id, policy_id, status, rule, reason, listing_id, release_id,
-             price_cents, use_wallet, listing_title, vendor_slug, version, requested_at, expires_at)
-           VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+             price_cents, use_wallet, listing_title, vendor_slug, version, requested_at, expires_at, token_name)
+           VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
           [
             d.approvalId,
             d.ownerId,
@@ -41,6 +41,7 @@ export class ApprovalsProjection implements Projection {
             d.terms.version,
             d.requestedAt,
             d.expiresAt,
+            d.tokenName ?? null,
           ],
         );
         return;

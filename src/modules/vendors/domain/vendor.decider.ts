@@ -12,7 +12,8 @@ import { checkVendorProfile, VendorProfileFields, websiteHost } from './vendor-p
 export type VendorEvent =
   | {
       type: typeof VendorEvents.VendorProfileSaved;
-      data: VendorProfileFields & { vendorId: string; previousSlug: string | null; savedAt: string };
+      /** `orgId`: the save linked the profile to that org (absent: the link, if any, is unchanged). */
+      data: VendorProfileFields & { vendorId: string; previousSlug: string | null; savedAt: string; orgId?: string };
     }
   | {
       type: typeof VendorEvents.VendorDomainChallengeIssued;
@@ -61,6 +62,8 @@ export type SaveProfileCommand = {
   displayName: string;
   bio?: string | null;
   website?: string | null;
+  /** Links the profile to an org (the caller has been checked to be its admin or owner). */
+  orgId?: string;
   now: Date;
 };
 
@@ -94,6 +97,7 @@ export function decideVendor(command: VendorCommand, state: VendorState): Vendor
         ...fields,
         previousSlug: state.exists && state.slug !== command.slug ? state.slug : null,
         savedAt: command.now.toISOString(),
+        ...(command.orgId !== undefined ? { orgId: command.orgId } : {}),
       },
     };
     // A proof for one host says nothing about another.

@@ -21,3 +21,9 @@ export class SigningKeyRegistered {
   @ApiProperty({ enum: ['register', 'rotate'] }) action: 'register' | 'rotate';
   @ApiProperty() fingerprint: string;
 }
+
+export class PublicSigningKey {
+  @ApiProperty() vendorSlug: string;
+  /** null when the vendor has no active key (never registered, or revoked). */
+  @ApiProperty({ type: SigningKey, nullable: true }) activeKey: SigningKey | null;
+}

@@ -7,6 +7,7 @@ import { ProjectionWaiter } from '../../../projections/read-your-writes';
 import { SaveVendorProfileCommand } from '../commands/save-vendor-profile/save-vendor-profile.command';
 import { SaveVendorProfileDto } from '../commands/save-vendor-profile/save-vendor-profile.dto';
 import { GetVendorProfileQuery, VendorProfileView } from '../queries/get-vendor-profile/get-vendor-profile.query';
+import { OrgsReader } from '../../orgs/read-models/orgs.reader';
 import { VendorProfile } from './vendor-profile.responses';
 
 @ApiTags('vendor')
@@ -18,6 +19,7 @@ export class VendorProfileController {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     private readonly waiter: ProjectionWaiter,
+    private readonly orgs: OrgsReader,
   ) {}
 
   /** Creates (201) or updates (200) the caller's vendor profile; an omitted bio or website keeps its value, null clears it. */
@@ -29,12 +31,24 @@ export class VendorProfileController {
     @Body() body: SaveVendorProfileDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<VendorProfile> {
+    const orgId =
+      body.orgSlug === undefined
+        ? undefined
+        : (
+            await this.orgs.membershipAtLeast(
+              body.orgSlug,
+              principal.userId,
+              'admin',
+              'Only an org admin or owner can link a vendor profile to the org',
+            )
+          ).org.id;
     const { created } = await this.commands.execute(
       new SaveVendorProfileCommand(principal.userId, {
         slug: body.slug,
         displayName: body.displayName,
         bio: body.bio,
         website: body.website,
+        orgId,
       }),
     );
     // The answer is read from the projection, so it must have applied the save first.

@@ -19,6 +19,16 @@ import { TokenPolicies1763950000000 } from './1763950000000-token-policies';
 import { Approvals1763960000000 } from './1763960000000-approvals';
 import { ConnectedAccountsSandbox1763970000000 } from './1763970000000-connected-accounts-sandbox';
 import { ConnectedAccounts1763980000000 } from './1763980000000-connected-accounts';
+import { Orgs1764000000000 } from './1764000000000-orgs';
+import { ListingVisibility1764005000000 } from './1764005000000-listing-visibility';
+import { Network1764010000000 } from './1764010000000-network';
+import { MoneyStreamChain1764020000000 } from './1764020000000-money-stream-chain';
+import { Journal1764020100000 } from './1764020100000-journal';
+import { SearchHead1764030000000 } from './1764030000000-search-head';
+import { SearchLexemes1764030100000 } from './1764030100000-search-lexemes';
+import { WebSessions1764040000000 } from './1764040000000-web-sessions';
+import { ApprovalTokenNames1764050000000 } from './1764050000000-approval-token-names';
+import { ReleaseSignatures1764060000000 } from './1764060000000-release-signatures';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -43,4 +53,14 @@ export const MIGRATIONS = [
   Approvals1763960000000,
   ConnectedAccountsSandbox1763970000000,
   ConnectedAccounts1763980000000,
+  Orgs1764000000000,
+  ListingVisibility1764005000000,
+  Network1764010000000,
+  MoneyStreamChain1764020000000,
+  Journal1764020100000,
+  SearchHead1764030000000,
+  SearchLexemes1764030100000,
+  WebSessions1764040000000,
+  ApprovalTokenNames1764050000000,
+  ReleaseSignatures1764060000000,
 ];

@@ -5,6 +5,8 @@ export type Scope = (typeof SCOPES)[number];
 export interface Principal {
   userId: string;
   tokenId: string;
+  /** The token's name, as its owner gave it (shown where an agent's request waits for its owner). */
+  tokenName: string;
   scopes: Scope[];
   /** The spend policy bound to the token, if any: purchases and metered calls are checked against it. */
   policyId: string | null;

@@ -5,7 +5,7 @@ export class IssueTokenCommand {
     readonly userId: string,
     readonly name: string,
     readonly scopes: Scope[],
-    readonly via: 'device' | 'api' | 'admin',
+    readonly via: 'device' | 'api' | 'admin' | 'web',
     readonly options: { expiresInDays?: number | null; policyId?: string | null; notAfter?: Date | null } = {},
   ) {}
 }

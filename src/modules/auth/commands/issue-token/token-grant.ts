@@ -9,7 +9,7 @@ export interface TokenSpec {
   userId: string;
   name: string;
   scopes: Scope[];
-  via: 'device' | 'api' | 'admin';
+  via: 'device' | 'api' | 'admin' | 'web';
   expiresInDays?: number | null;
   policyId?: string | null;
   /** The token never outlives this (the credential that asked for it). */

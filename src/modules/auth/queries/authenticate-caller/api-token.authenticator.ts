@@ -46,6 +46,7 @@ export class ApiTokenAuthenticator extends Authenticator {
     return {
       userId: token.userId,
       tokenId: token.id,
+      tokenName: token.name,
       scopes: token.scopes,
       policyId: token.policyId,
       expiresAt: token.expiresAt,

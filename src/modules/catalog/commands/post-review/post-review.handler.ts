@@ -18,7 +18,7 @@ export class PostReviewHandler implements ICommandHandler<PostReviewCommand, Pos
   ) {}
 
   async execute({ userId, vendorSlug, slug, rating, body }: PostReviewCommand): Promise<PostedReview> {
-    const listing = await this.listings.reviewable(vendorSlug, slug);
+    const listing = await this.listings.reviewable(vendorSlug, slug, userId);
     if (listing.vendorId === userId) throw new DomainError('unprocessable', 'A vendor cannot review its own listing');
     const { events, state } = await decideOnStream(this.store, reviewStreamId(listing.id, userId), reviewDecider, {
       type: 'PostReview',

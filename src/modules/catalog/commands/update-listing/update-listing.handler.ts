@@ -1,7 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '../../../../event-store/event-store';
 import { decideOnStream } from '../../../../event-store/fold-stream';
+import { AppConfig } from '../../../../config/app-config';
+import { InjectConfig } from '../../../../config/config.module';
 import { Clock } from '../../../../platform/clock/clock';
+import { endpointRefusal } from '../../../../platform/outbound/address-rules';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { listingDecider, listingStreamId } from '../../domain/listing.decider';
 import { CatalogVendorsReader } from '../../read-models/catalog-vendors.reader';
@@ -15,11 +18,17 @@ export class UpdateListingHandler implements ICommandHandler<UpdateListingComman
     private readonly vendors: CatalogVendorsReader,
     private readonly listings: ListingsReader,
     private readonly clock: Clock,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   async execute({ vendorId, listingId, changes }: UpdateListingCommand): Promise<void> {
     await this.vendors.require(vendorId);
     if (!(await this.listings.isOwnedBy(listingId, vendorId))) throw new DomainError('not_found', 'Listing not found');
+    // Checked again on every connection after DNS resolution (OutboundGuard).
+    const refusal = changes.serviceEndpoint
+      ? endpointRefusal(changes.serviceEndpoint, this.config.network.allowPrivateServiceEndpoints)
+      : null;
+    if (refusal) throw new DomainError('invalid', refusal);
     await decideOnStream(this.store, listingStreamId(listingId), listingDecider, {
       type: 'UpdateListing',
       vendorId,

@@ -66,6 +66,7 @@ export class UploadReleaseHandler implements ICommandHandler<UploadReleaseComman
           sizeBytes: staged.sizeBytes,
           priceCents,
           signedWith,
+          signature,
           now: this.clock.now(),
         },
         {

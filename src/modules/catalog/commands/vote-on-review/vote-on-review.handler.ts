@@ -18,7 +18,7 @@ export class VoteOnReviewHandler implements ICommandHandler<VoteOnReviewCommand,
   ) {}
 
   async execute({ userId, vendorSlug, slug, reviewId, helpful }: VoteOnReviewCommand): Promise<void> {
-    const listing = await this.listings.reviewable(vendorSlug, slug);
+    const listing = await this.listings.reviewable(vendorSlug, slug, userId);
     const author = await this.reviews.authorOf(reviewId, listing.id);
     if (author === null) throw new DomainError('not_found', 'Review not found');
     if (author === userId) throw new DomainError('unprocessable', 'You cannot vote on your own review');

@@ -3,11 +3,11 @@ import { DataSource } from 'typeorm';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { isUuid } from '../../../../platform/ids';
 import { toSearchResult } from '../../read-models/listing-rows';
-import { visibleTo } from '../../read-models/listings.reader';
+import { mayView } from '../../read-models/listings.reader';
 import { GetListingQuery, ListingRecord } from './get-listing.query';
 
 const SELECT_LISTING = `
-  SELECT l.*, v.slug AS vendor_slug, v.domain_verified, v.github_verified, v.github_org
+  SELECT l.*, v.slug AS vendor_slug, v.org_id, v.domain_verified, v.github_verified, v.github_org
   FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id`;
 
 @QueryHandler(GetListingQuery)
@@ -16,7 +16,8 @@ export class GetListingHandler implements IQueryHandler<GetListingQuery, Listing
 
   async execute({ by }: GetListingQuery): Promise<ListingRecord> {
     const row = 'listingId' in by ? await this.byId(by.listingId) : await this.byPath(by.vendorSlug, by.slug);
-    if (!row || ('viewerId' in by && !visibleTo(row, by.viewerId))) throw new DomainError('not_found', 'Listing not found');
+    if (!row || ('viewerId' in by && !(await mayView(this.dataSource, row, by.viewerId))))
+      throw new DomainError('not_found', 'Listing not found');
     return toRecord(row);
   }
 

@@ -1,5 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
+import { mayView } from '../../read-models/listings.reader';
 import { EventStore } from '../../../../event-store/event-store';
 import { foldStream } from '../../../../event-store/fold-stream';
 import { DomainError } from '../../../../platform/errors/domain-error';
@@ -19,7 +20,7 @@ export class GetPurchaseTermsHandler implements IQueryHandler<GetPurchaseTermsQu
     private readonly dataSource: DataSource,
   ) {}
 
-  async execute({ listingId, releaseId }: GetPurchaseTermsQuery): Promise<PurchaseTerms> {
+  async execute({ listingId, releaseId, buyerId }: GetPurchaseTermsQuery): Promise<PurchaseTerms> {
     if (!isUuid(listingId)) throw listingNotFound();
     const { state } = await foldStream<ListingState, ListingEvent>(
       this.store,
@@ -34,11 +35,11 @@ export class GetPurchaseTermsHandler implements IQueryHandler<GetPurchaseTermsQu
       : releases.find(([, release]) => release.published && release.version === state.latestVersion);
     if (!chosen) throw new DomainError('not_found', 'Release not found: not a published release of this listing');
     const [row] = await this.dataSource.query(
-      `SELECT l.slug, l.title, v.slug AS vendor_slug, v.display_name AS vendor_name
+      `SELECT l.slug, l.title, l.status, l.vendor_id, l.visibility, v.org_id, v.slug AS vendor_slug, v.display_name AS vendor_name
          FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id WHERE l.id = $1`,
       [listingId],
     );
-    if (!row) throw listingNotFound();
+    if (!row || (buyerId !== undefined && !(await mayView(this.dataSource, row, buyerId)))) throw listingNotFound();
     const [id, release] = chosen;
     return {
       listingId,

@@ -25,6 +25,8 @@ export class GetPurchaseTermsQuery extends Query<PurchaseTerms> {
   constructor(
     readonly listingId: string,
     readonly releaseId?: string,
+    /** When given, a private or org-only listing the buyer may not see is not found. */
+    readonly buyerId?: string,
   ) {
     super();
   }

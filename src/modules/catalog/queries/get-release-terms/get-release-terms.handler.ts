@@ -17,11 +17,11 @@ export class GetReleaseTermsHandler implements IQueryHandler<GetReleaseTermsQuer
     private readonly queries: QueryBus,
   ) {}
 
-  async execute({ releaseId }: GetReleaseTermsQuery): Promise<PurchaseTerms> {
+  async execute({ releaseId, buyerId }: GetReleaseTermsQuery): Promise<PurchaseTerms> {
     if (!isUuid(releaseId)) throw releaseNotFound();
     const [row] = await this.dataSource.query('SELECT listing_id FROM releases WHERE id = $1', [releaseId]);
     if (!row) throw releaseNotFound();
-    return this.queries.execute(new GetPurchaseTermsQuery(row.listing_id, releaseId));
+    return this.queries.execute(new GetPurchaseTermsQuery(row.listing_id, releaseId, buyerId));
   }
 }
 

@@ -7,7 +7,11 @@ import { PurchaseTerms } from '../get-purchase-terms/get-purchase-terms.query';
  * unknown release, an unpublished one or one of a draft listing is not found.
  */
 export class GetReleaseTermsQuery extends Query<PurchaseTerms> {
-  constructor(readonly releaseId: string) {
+  constructor(
+    readonly releaseId: string,
+    /** As for `GetPurchaseTermsQuery`. */
+    readonly buyerId?: string,
+  ) {
     super();
   }
 }

@@ -14,7 +14,7 @@ export class ListReleasesHandler implements IQueryHandler<ListReleasesQuery, Pub
   async execute({ vendorSlug, slug, viewerId }: ListReleasesQuery): Promise<PublishedRelease[]> {
     const listing = await this.listings.visible(vendorSlug, slug, viewerId);
     const rows = await this.dataSource.query(
-      `SELECT id, version, archive_sha256, published_at FROM releases
+      `SELECT id, version, archive_sha256, published_at, scan_status, signature, signed_with FROM releases
        WHERE listing_id = $1 AND published_at IS NOT NULL`,
       [listing.id],
     );
@@ -24,6 +24,10 @@ export class ListReleasesHandler implements IQueryHandler<ListReleasesQuery, Pub
       version: row.version as string,
       archiveSha256: row.archive_sha256 as string,
       publishedAt: new Date(row.published_at as string).toISOString(),
+      scanStatus: row.scan_status as string,
+      // A release signed before signatures were stored has a fingerprint but no signature to check.
+      signature: (row.signature as string | null) ?? null,
+      signingKeyFingerprint: (row.signed_with as string | null) ?? null,
     }));
   }
 }

@@ -5,6 +5,11 @@ export interface PublishedRelease {
   version: string;
   archiveSha256: string;
   publishedAt: string;
+  scanStatus: string;
+  /** Base64 detached signature of the archive, or null for an unsigned release. */
+  signature: string | null;
+  /** SHA-256 fingerprint of the vendor key that signed it, or null. */
+  signingKeyFingerprint: string | null;
 }
 
 /** A listing's published releases, highest version first; the listing's visibility rules apply. */

@@ -24,6 +24,16 @@ const ORDERS: Record<Order, { column: string; type: string; direction: 'ASC' | '
 /** Deep pages cost a scan each; past this, walk with the cursor. */
 const MAX_OFFSET = 10_000;
 
+/** `total` is exact up to this many matches and the planner's estimate past it (an exact count costs a scan of all matches). */
+export const TOTAL_EXACT_UP_TO = 1_000;
+
+/**
+ * Relevance pages rank the first this-many matches (in index order), so a broad
+ * word costs the same as a narrow one; past them a relevance page is empty.
+ * A cursor walk ranks every match.
+ */
+export const RANKED_CANDIDATES = 1_000;
+
 /**
  * Full-text and faceted search over the searchable listings (public,
  * published, with a published release).
@@ -71,11 +81,15 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
       params.cursor === undefined ? null : decodeSearchCursor(this.cursors, params.cursor, fingerprint, ORDERS[order].value, now);
 
     const sql = new SqlParams();
-    const tsquery = text ? prefixTsquery(sql.add(text)) : null;
+    const tsquery = text ? `${sql.add(await this.prefixQuery(text))}::tsquery` : null;
     const filters = [
       params.type && `l.type = ${sql.add(params.type)}`,
       params.target && `l.targets @> ARRAY[${sql.add(params.target)}]::text[]`,
-      params.tool && `l.tools @> ARRAY[${sql.add(params.tool)}]::text[]`,
+      // A tool the package declares, or one its live service lists (its latest successful probe).
+      params.tool &&
+        `(l.tools @> ARRAY[${sql.add(params.tool)}]::text[] OR l.service_endpoint IS NOT NULL AND (
+          SELECT p.tool_names FROM service_probes p WHERE p.listing_id = l.id AND p.ok ORDER BY p.checked_at DESC LIMIT 1
+        ) @> ARRAY[${sql.add(params.tool)}]::text[])`,
       tags.length > 0 && `l.tags @> ${sql.add(tags)}::text[]`,
       params.live && 'l.service_endpoint IS NOT NULL',
       params.protocol && `l.service_protocol = ${sql.add(params.protocol)}`,
@@ -84,7 +98,9 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
       // A query of stop words only ("the") filters nothing rather than everything.
       tsquery && `(numnode(${tsquery}) = 0 OR l.search_vector @@ ${tsquery})`,
     ].filter((f): f is string => typeof f === 'string');
-    const rank = tsquery ? `ts_rank_cd(l.search_vector, ${tsquery}, 1)::float8` : '0::float8';
+    // Tiered relevance over the small head document: listings whose title, tags, vendor or description match
+    // the whole query come first, README-only matches after; within a tier, ts_rank over the head.
+    const rank = tsquery ? `((l.search_head @@ ${tsquery})::int + ts_rank(l.search_head, ${tsquery}, 32))::float8` : '0::float8';
     const { column, type, direction } = ORDERS[order];
     const compare = direction === 'DESC' ? '<' : '>';
 
@@ -93,16 +109,36 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
       if ((page - 1) * perPage > MAX_OFFSET)
         throw new DomainError('invalid', `page reaches past ${MAX_OFFSET} results: follow nextCursor instead`);
       const where = ['l.searchable', ...filters, params.free ? 'l.price_cents = 0' : null].filter(Boolean).join(' AND ');
-      const orderBy = order === 'relevance' ? `rank DESC, l.id DESC` : `l.${column} ${direction}, l.id ${direction}`;
+      const offset = (page - 1) * perPage;
+      const snapshotColumn = '(SELECT coalesce(max(search_seq), 0) FROM listings) AS snapshot';
+      if (order === 'relevance') {
+        // The matches are read lazily (a materialized CTE is planned for all its rows, so through the text
+        // index, and read only as far as asked): at most RANKED_CANDIDATES + 1 are read, ranked and counted.
+        const pageSql = `
+          WITH matches AS MATERIALIZED (SELECT l.id, ${rank} AS rank FROM listings l WHERE ${where}),
+          candidates AS MATERIALIZED (SELECT * FROM matches LIMIT ${RANKED_CANDIDATES + 1}),
+          ranked AS (
+            SELECT * FROM candidates ORDER BY rank DESC, id DESC
+            LIMIT ${Math.max(0, Math.min(perPage + 1, RANKED_CANDIDATES - offset))} OFFSET ${offset}
+          )
+          SELECT ${LISTING_SUMMARY_COLUMNS}, r.rank AS sort_value, ${snapshotColumn},
+                 (SELECT count(*) FROM candidates)::int AS matched
+          FROM ranked r JOIN listings l ON l.id = r.id JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
+          ORDER BY r.rank DESC, r.id DESC`;
+        const rows: Record<string, unknown>[] = await this.dataSource.query(pageSql, sql.values);
+        const matched = rows.length > 0 ? Number(rows[0].matched) : await this.boundedCount(where, sql.values);
+        const total = matched <= TOTAL_EXACT_UP_TO ? matched : await this.estimatedCount(where, sql.values);
+        return this.toPage(rows, perPage, { total, page }, fingerprint, now);
+      }
       const pageSql = `
-        SELECT ${LISTING_SUMMARY_COLUMNS}, ${rank} AS rank, ${order === 'relevance' ? rank : `l.${column}`} AS sort_value,
-               (SELECT coalesce(max(search_seq), 0) FROM listings) AS snapshot
+        SELECT ${LISTING_SUMMARY_COLUMNS}, l.${column} AS sort_value, ${snapshotColumn}
         FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
-        WHERE ${where} ORDER BY ${orderBy} LIMIT ${perPage + 1} OFFSET ${(page - 1) * perPage}`;
-      const [rows, [{ total }]] = await Promise.all([
+        WHERE ${where} ORDER BY l.${column} ${direction}, l.id ${direction} LIMIT ${perPage + 1} OFFSET ${offset}`;
+      const [rows, counted] = await Promise.all([
         this.dataSource.query(pageSql, sql.values),
-        this.dataSource.query(`SELECT count(*)::int AS total FROM listings l WHERE ${where}`, sql.values),
+        this.boundedCount(where, sql.values),
       ]);
+      const total = counted <= TOTAL_EXACT_UP_TO ? counted : await this.estimatedCount(where, sql.values);
       return this.toPage(rows, perPage, { total, page }, fingerprint, now);
     }
 
@@ -138,6 +174,33 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
     return this.toPage(rows, perPage, null, fingerprint, now);
   }
 
+  /**
+   * The user's websearch-syntax query as a tsquery in which every word matches as a prefix ("pdf-to"
+   * finds "pdf-tools"), each prefix spelled out as the lexemes it begins (see the search_lexemes migration).
+   * Asked for first, so the page's query is planned with the actual lexemes.
+   */
+  private async prefixQuery(text: string): Promise<string> {
+    const [{ query }] = await this.dataSource.query('SELECT search_prefix_query($1)::text AS query', [text]);
+    return query;
+  }
+
+  /** Counts the matches up to TOTAL_EXACT_UP_TO + 1 (lazily read, as above, so through the indexes). */
+  private async boundedCount(where: string, values: unknown[]): Promise<number> {
+    const [{ total }] = await this.dataSource.query(
+      `WITH matches AS MATERIALIZED (SELECT 1 FROM listings l WHERE ${where})
+       SELECT count(*)::int AS total FROM (SELECT 1 FROM matches LIMIT ${TOTAL_EXACT_UP_TO + 1}) m`,
+      values,
+    );
+    return total;
+  }
+
+  /** Past the exact bound: the planner's estimate of the matches, never below the bound. */
+  private async estimatedCount(where: string, values: unknown[]): Promise<number> {
+    const [row] = await this.dataSource.query(`EXPLAIN (FORMAT JSON) SELECT 1 FROM listings l WHERE ${where}`, values);
+    const estimate = Math.round(Number(row['QUERY PLAN'][0].Plan['Plan Rows']));
+    return Math.max(TOTAL_EXACT_UP_TO + 1, Number.isFinite(estimate) ? estimate : 0);
+  }
+
   private toPage(
     rows: Record<string, unknown>[],
     perPage: number,
@@ -169,15 +232,6 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
       nextCursor,
     };
   }
-}
-
-/**
- * The user's websearch-syntax query as a tsquery in which every word matches
- * as a prefix ("pdf-to" finds "pdf-tools"): each quoted lexeme of the parsed
- * query's text form gets `:*`.
- */
-function prefixTsquery(param: string): string {
-  return `regexp_replace(websearch_to_tsquery('english', ${param})::text, '''([^'']+)''', '''\\1'':*', 'g')::tsquery`;
 }
 
 /** Quotes and backslashes are dropped: the prefix rewrite works on the tsquery's text form, where they would need escaping. */

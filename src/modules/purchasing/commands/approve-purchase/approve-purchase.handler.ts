@@ -4,6 +4,7 @@ import { expectedAt } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { derivedId, isUuid } from '../../../../platform/ids';
+import { OrgsReader } from '../../../orgs/read-models/orgs.reader';
 import { approvalStreamId, decidableBy } from '../../domain/approval';
 import { PurchasingEvents } from '../../events';
 import { foldApproval } from '../purchase-streams';
@@ -23,6 +24,7 @@ export class ApprovePurchaseHandler implements ICommandHandler<ApprovePurchaseCo
   constructor(
     private readonly store: EventStore,
     private readonly commands: CommandBus,
+    private readonly orgs: OrgsReader,
     private readonly clock: Clock,
   ) {}
 
@@ -30,7 +32,8 @@ export class ApprovePurchaseHandler implements ICommandHandler<ApprovePurchaseCo
     refuseBoundTokens(approverPolicyId);
     if (!isUuid(approvalId)) throw new DomainError('not_found', 'Approval not found');
     const { state } = await foldApproval(this.store, approvalId);
-    const { request } = decidableBy(state, ownerId, this.clock.now());
+    // An org's approvals are decided by its admins and owners.
+    const { request } = decidableBy(state, [ownerId, ...(await this.orgs.adminOrgIdsOf(ownerId))], this.clock.now());
     // The purchase appends the approval's `approved` in its own atomic append: a second approval finds it decided.
     return this.commands.execute(
       new PurchaseCommand(
@@ -40,6 +43,7 @@ export class ApprovePurchaseHandler implements ICommandHandler<ApprovePurchaseCo
           releaseId: request.terms.releaseId,
           useWallet: request.terms.useWallet,
           channel: request.terms.channel,
+          orgSlug: request.terms.orgSlug,
         },
         { tokenId: request.tokenId, policyId: request.policyId },
         approvalId,
@@ -52,6 +56,7 @@ export class ApprovePurchaseHandler implements ICommandHandler<ApprovePurchaseCo
 export class DeclinePurchaseHandler implements ICommandHandler<DeclinePurchaseCommand, void> {
   constructor(
     private readonly store: EventStore,
+    private readonly orgs: OrgsReader,
     private readonly clock: Clock,
   ) {}
 
@@ -60,7 +65,7 @@ export class DeclinePurchaseHandler implements ICommandHandler<DeclinePurchaseCo
     if (!isUuid(approvalId)) throw new DomainError('not_found', 'Approval not found');
     const stream = approvalStreamId(approvalId);
     const { state, revision } = await foldApproval(this.store, approvalId);
-    decidableBy(state, ownerId, this.clock.now());
+    decidableBy(state, [ownerId, ...(await this.orgs.adminOrgIdsOf(ownerId))], this.clock.now());
     await this.store.append(
       stream,
       [

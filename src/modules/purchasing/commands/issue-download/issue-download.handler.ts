@@ -4,6 +4,7 @@ import { InjectConfig } from '../../../../config/config.module';
 import { EventStore } from '../../../../event-store/event-store';
 
 import { Clock } from '../../../../platform/clock/clock';
+import { OrgsReader } from '../../../orgs/read-models/orgs.reader';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { RecordInstallCommand } from '../../../catalog/commands/record-install/record-install.command';
 import { PurchaseTerms } from '../../../catalog/queries/get-purchase-terms/get-purchase-terms.query';
@@ -24,6 +25,7 @@ import { DownloadTicket, IssueDownloadCommand } from './issue-download.command';
 @CommandHandler(IssueDownloadCommand)
 export class IssueDownloadHandler implements ICommandHandler<IssueDownloadCommand, DownloadTicket> {
   constructor(
+    private readonly orgs: OrgsReader,
     private readonly store: EventStore,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
@@ -33,7 +35,7 @@ export class IssueDownloadHandler implements ICommandHandler<IssueDownloadComman
   ) {}
 
   async execute({ userId, releaseId, caller }: IssueDownloadCommand): Promise<DownloadTicket> {
-    const terms = await this.queries.execute(new GetReleaseTermsQuery(releaseId));
+    const terms = await this.queries.execute(new GetReleaseTermsQuery(releaseId, userId));
     await this.requireEntitlement(userId, terms, caller);
     await this.commands.execute(new RecordInstallCommand(terms.listingId, userId));
     const link = this.links.issue(terms.releaseId, userId, this.clock.now(), this.config.downloads.urlTtlSeconds);
@@ -45,6 +47,10 @@ export class IssueDownloadHandler implements ICommandHandler<IssueDownloadComman
     // Granted only: a card purchase still settling (a hold) is not yet an entitlement.
     const { state } = await foldEntitlement(this.store, userId, terms.listingId);
     if (state.status === 'granted') return;
+    // What one of the caller's orgs owns, every member of it may download.
+    for (const orgId of await this.orgs.orgIdsOf(userId)) {
+      if ((await foldEntitlement(this.store, orgId, terms.listingId)).state.status === 'granted') return;
+    }
     if (terms.priceCents > 0) throw buyFirst(terms);
     try {
       // The free purchase appends order and entitlement atomically, and answers already_owned to a racing twin.

@@ -18,6 +18,8 @@ export interface PurchaseRequest {
 export interface PurchaseCaller {
   tokenId: string | null;
   policyId: string | null;
+  /** Shown to the policy's owner when the purchase waits for approval. */
+  tokenName?: string | null;
 }
 
 /** Buys a listing for the caller: free, from the wallet, or by card. */

@@ -14,7 +14,11 @@ import { PolicyApprovalRequiredError, SpendPolicyState } from '../../../policies
 import { GetPurchaseTermsQuery, PurchaseTerms } from '../../../catalog/queries/get-purchase-terms/get-purchase-terms.query';
 import { WalletLedger } from '../../../wallet/commands/wallet-ledger';
 import { walletDecider } from '../../../wallet/domain/wallet.decider';
-import { userWallet } from '../../../wallet/domain/wallet-owner';
+import { userWallet, WalletOwner } from '../../../wallet/domain/wallet-owner';
+import { orgWallet } from '../../../orgs/domain/org-owner';
+import { OrgsReader } from '../../../orgs/read-models/orgs.reader';
+import { ListPoliciesQuery } from '../../../policies/queries/list-policies/list-policies.query';
+import { FoldedPolicy } from '../../../policies/commands/policy-ledger';
 import {
   EntitlementEvent,
   EntitlementGranted,
@@ -46,26 +50,28 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     private readonly commands: CommandBus,
     private readonly ledger: WalletLedger,
     private readonly policies: PolicyLedger,
+    private readonly orgs: OrgsReader,
     private readonly clock: Clock,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   async execute(command: PurchaseCommand): Promise<PurchaseAnswer> {
     const { userId, request } = command;
-    // Organizations arrive with their own issue; until then no slug names one.
-    if (request.orgSlug !== undefined) throw new DomainError('not_found', 'Organization not found');
-    const terms = await this.queries.execute(new GetPurchaseTermsQuery(request.listingId, request.releaseId));
+    // For an org: the caller must be a member (else 404); the org wallet pays and the org holds the entitlement.
+    const orgId = request.orgSlug !== undefined ? (await this.orgs.membership(request.orgSlug, userId)).org.id : null;
+    const terms = await this.queries.execute(new GetPurchaseTermsQuery(request.listingId, request.releaseId, userId));
     if (command.approvalId) await this.refuseIfPriceRose(command.approvalId, terms);
     if (request.maxPriceCents !== undefined && terms.priceCents > request.maxPriceCents)
       throw new DomainError(
         'conflict',
         `The price is ${terms.priceCents} cents, above your maxPriceCents of ${request.maxPriceCents}: nothing was charged`,
       );
-    const funding: FundingSource = terms.priceCents === 0 ? 'free' : request.useWallet ? 'wallet' : 'card';
+    const funding: FundingSource = terms.priceCents === 0 ? 'free' : request.useWallet || orgId ? 'wallet' : 'card';
     if (funding === 'card') await this.requireSavedCard(userId, terms);
     const orderId = IdempotentRequest.derivedId('Order') ?? randomUUID();
-    const decide = () => retryOnConflict(() => this.decide(command, terms, funding, orderId));
-    return funding === 'wallet' ? this.ledger.exclusively(userWallet(userId), decide) : decide();
+    const buyer: Buyer = orgId ? { kind: 'org', id: orgId } : { kind: 'user', id: userId };
+    const decide = () => retryOnConflict(() => this.decide(command, terms, funding, orderId, buyer));
+    return funding === 'wallet' ? this.ledger.exclusively(walletOf(buyer), decide) : decide();
   }
 
   private async decide(
@@ -73,15 +79,23 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     terms: PurchaseTerms,
     funding: FundingSource,
     orderId: string,
+    buyer: Buyer,
   ): Promise<PurchaseAnswer> {
     const { userId, request } = command;
     const now = this.clock.now();
     // An approval is decided first: a second approval of it is a conflict, not an `already_owned`.
     const approval = command.approvalId ? await this.approvalAppend(command.approvalId, orderId, now) : undefined;
-    const entitlementId = entitlementIdFor(userId, terms.listingId);
-    const entitlementStream = entitlementStreamId(userId, terms.listingId);
-    const held = await foldEntitlement(this.store, userId, terms.listingId);
+    // The entitlement's holder: the buying user, or the org it buys for (every member is then entitled).
+    const holderId = buyer.id;
+    const entitlementId = entitlementIdFor(holderId, terms.listingId);
+    const entitlementStream = entitlementStreamId(holderId, terms.listingId);
+    const held = await foldEntitlement(this.store, holderId, terms.listingId);
     if (held.state.status === 'granted') return { status: 'already_owned', entitlementId };
+    // A member buying for itself already holds what one of its orgs owns.
+    if (buyer.kind === 'user') {
+      const viaOrg = await this.orgEntitlementOf(userId, terms.listingId);
+      if (viaOrg) return { status: 'already_owned', entitlementId: viaOrg };
+    }
     // A card purchase of it is settling: this is the same purchase, not a second charge.
     if (held.state.status === 'pending')
       return { status: 'purchased', entitlementId, orderId: held.state.orderId, amountCents: terms.priceCents };
@@ -90,7 +104,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
       type: PurchasingEvents.PurchaseMade,
       data: {
         orderId,
-        buyer: { kind: 'user', id: userId },
+        buyer,
         userId,
         listingId: terms.listingId,
         releaseId: terms.releaseId,
@@ -114,7 +128,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
       type: PurchasingEvents.EntitlementGranted,
       data: {
         entitlementId,
-        userId,
+        userId: holderId,
         listingId: terms.listingId,
         releaseId: terms.releaseId,
         orderId,
@@ -127,7 +141,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     };
     const hold: EntitlementEvent = {
       type: PurchasingEvents.EntitlementPending,
-      data: { userId, listingId: terms.listingId, orderId, heldAt: now.toISOString() },
+      data: { userId: holderId, listingId: terms.listingId, orderId, heldAt: now.toISOString() },
     };
     const appends: StreamAppend[] = [
       { streamId: orderStreamId(orderId), events: [{ eventId: derivedId(made.type, orderId), ...made }], expected: 'no_stream' },
@@ -143,7 +157,11 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     ];
     // The token's spend policy: its spend recorded in this same append (so concurrent purchases cannot jointly pass
     // a limit), or, when a rule refuses, an approval for its owner instead of the purchase.
-    appends.push(...(await this.policyAppends(command, terms, orderId, now)));
+    appends.push(
+      ...(buyer.kind === 'org'
+        ? await this.orgPolicyAppends(command, buyer.id, terms, orderId, now)
+        : await this.policyAppends(command, terms, orderId, now)),
+    );
     if (approval) appends.push(approval);
     let answer: PurchaseAnswer = { status: 'purchased', entitlementId, orderId, amountCents: terms.priceCents };
     if (funding === 'card') {
@@ -152,7 +170,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
       return this.charge(terms, orderId, answer);
     }
     if (funding === 'wallet') {
-      const owner = userWallet(userId);
+      const owner = walletOf(buyer);
       const wallet = await this.ledger.fold(owner);
       // 402 insufficient_balance, with both amounts, when the wallet cannot pay: nothing is appended.
       const debited = walletDecider.decide(
@@ -195,6 +213,56 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     return answer;
   }
 
+  /**
+   * A purchase for an org answers to the org's active policies, all of them,
+   * instead of the token's personal policy; with no active org policy, the
+   * token's policy applies as for a personal purchase. A refusal by an org
+   * policy asks the org's admins and owners for approval (402 `approval_required`).
+   */
+  private async orgPolicyAppends(
+    command: PurchaseCommand,
+    orgId: string,
+    terms: PurchaseTerms,
+    orderId: string,
+    now: Date,
+  ): Promise<StreamAppend[]> {
+    const listed = await this.queries.execute(new ListPoliciesQuery({ kind: 'org', id: orgId }));
+    const active = listed.filter((policy) => policy.active);
+    if (active.length === 0) return this.policyAppends(command, terms, orderId, now);
+    const appends: StreamAppend[] = [];
+    for (const { id } of active) {
+      const policy: FoldedPolicy = await this.policies.fold(id);
+      try {
+        const spend = this.policies.decideSpend(policy, {
+          purchaseId: orderId,
+          priceCents: terms.priceCents,
+          vendorSlug: terms.vendorSlug,
+          listingType: terms.listingType,
+          approved: command.approvalId !== undefined,
+          now,
+        });
+        appends.push(...this.policies.appendsOf(policy, spend));
+      } catch (error) {
+        if (!(error instanceof PolicyApprovalRequiredError)) throw error;
+        throw await this.requestApproval(command, terms, policy.state, error.evaluation, now, {
+          policyId: id,
+          ownerId: orgId,
+          orgSlug: command.request.orgSlug,
+        });
+      }
+    }
+    return appends;
+  }
+
+  /** The id of an entitlement to the listing held by one of the user's orgs, if any. */
+  private async orgEntitlementOf(userId: string, listingId: string): Promise<string | null> {
+    for (const orgId of await this.orgs.orgIdsOf(userId)) {
+      const held = await foldEntitlement(this.store, orgId, listingId);
+      if (held.state.status === 'granted') return entitlementIdFor(orgId, listingId);
+    }
+    return null;
+  }
+
   private async policyAppends(
     command: PurchaseCommand,
     terms: PurchaseTerms,
@@ -231,9 +299,12 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     policy: SpendPolicyState,
     refusal: { rule: string; reason: string },
     now: Date,
+    /** An org policy's refusal: the org owns the approval (its admins and owners decide) and the purchase is for it. */
+    forOrg?: { policyId: string; ownerId: string; orgSlug?: string },
   ): Promise<DomainError> {
     const approvalId = IdempotentRequest.derivedId('Approval') ?? randomUUID();
-    const ownerId = policy.status !== 'none' && policy.owner.kind === 'user' ? policy.owner.id : command.userId;
+    const ownerId =
+      forOrg?.ownerId ?? (policy.status !== 'none' && policy.owner.kind === 'user' ? policy.owner.id : command.userId);
     const requested: ApprovalEvent = {
       type: PurchasingEvents.PurchaseApprovalRequested,
       data: {
@@ -241,7 +312,8 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
         requesterId: command.userId,
         ownerId,
         tokenId: command.caller.tokenId,
-        policyId: command.caller.policyId!,
+        tokenName: command.caller.tokenName ?? null,
+        policyId: forOrg?.policyId ?? command.caller.policyId!,
         rule: refusal.rule,
         reason: refusal.reason,
         terms: {
@@ -253,6 +325,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
           listingTitle: terms.listingTitle,
           vendorSlug: terms.vendorSlug,
           version: terms.version,
+          ...(forOrg?.orgSlug ? { orgSlug: forOrg.orgSlug } : {}),
         },
         requestedAt: now.toISOString(),
         expiresAt: new Date(now.getTime() + APPROVAL_LIFETIME_MS).toISOString(),
@@ -317,3 +390,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     });
   }
 }
+
+type Buyer = { kind: 'user' | 'org'; id: string };
+
+const walletOf = (buyer: Buyer): WalletOwner => (buyer.kind === 'org' ? orgWallet(buyer.id) : userWallet(buyer.id));

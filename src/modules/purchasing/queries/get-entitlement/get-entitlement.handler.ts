@@ -11,7 +11,9 @@ export class GetEntitlementHandler implements IQueryHandler<GetEntitlementQuery,
   async execute({ userId, listingId }: GetEntitlementQuery): Promise<EntitlementView | null> {
     if (!isUuid(listingId)) return null;
     const [row] = await this.dataSource.query(
-      `SELECT ${ENTITLEMENT_COLUMNS} FROM entitlements WHERE user_id = $1 AND listing_id = $2`,
+      `SELECT ${ENTITLEMENT_COLUMNS} FROM entitlements
+        WHERE (user_id = $1 OR user_id IN (SELECT org_id FROM org_members WHERE user_id = $1)) AND listing_id = $2
+        ORDER BY user_id = $1 DESC LIMIT 1`,
       [userId, listingId],
     );
     return row ? entitlementOf(row) : null;

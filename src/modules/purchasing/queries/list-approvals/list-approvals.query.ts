@@ -5,6 +5,7 @@ export interface ApprovalView {
   /** `expired` once 24 hours passed undecided. */
   status: 'pending' | 'approved' | 'declined' | 'expired';
   requesterId: string;
+  tokenName: string | null;
   policyId: string;
   rule: string;
   reason: string;

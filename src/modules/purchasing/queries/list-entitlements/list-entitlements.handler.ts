@@ -9,7 +9,8 @@ export class ListEntitlementsHandler implements IQueryHandler<ListEntitlementsQu
 
   async execute({ userId }: ListEntitlementsQuery): Promise<EntitlementView[]> {
     const rows = await this.dataSource.query(
-      `SELECT ${ENTITLEMENT_COLUMNS} FROM entitlements WHERE user_id = $1 ORDER BY granted_at DESC, id`,
+      `SELECT ${ENTITLEMENT_COLUMNS} FROM entitlements
+        WHERE user_id = $1 OR user_id IN (SELECT org_id FROM org_members WHERE user_id = $1) ORDER BY granted_at DESC, id`,
       [userId],
     );
     return rows.map(entitlementOf);

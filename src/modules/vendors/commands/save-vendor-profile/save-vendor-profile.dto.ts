@@ -1,4 +1,4 @@
-import { IsString, IsUrl, Matches, MaxLength } from 'class-validator';
+import { IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
 import { Clearable, CodePoints, MultiLine, SingleLine } from '../../../../platform/http/validation';
 import { VENDOR_SLUG } from '../../domain/vendor-profile';
 
@@ -30,4 +30,10 @@ export class SaveVendorProfileDto {
   )
   @MaxLength(2048)
   website?: string | null;
+
+  /** Links this profile to an org the caller administers (admin or owner): its members then see its private packages. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  orgSlug?: string;
 }
