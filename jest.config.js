@@ -16,6 +16,10 @@ module.exports = {
   // so one worker stays under ~30 and two concurrent runs under ~60. Raise with --maxWorkers only when
   // the server has room.
   maxWorkers: 1,
+  // Each file leaves a few hundred MB behind (its own module registry of Nest, TypeORM and the type-checked
+  // ts-jest compiler), so one process running every file in band ran out of heap. A memory limit makes Jest
+  // run files in a worker and replace that worker once it has grown past the limit.
+  workerIdleMemoryLimit: '2GB',
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
   projects: [tier('unit'), tier('int'), tier('e2e')],
