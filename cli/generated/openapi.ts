@@ -101,6 +101,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/device/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refuses the sign-in: final, the code can no longer be approved and polls answer `denied`. */
+        post: operations["DeviceController_deny"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/me": {
         parameters: {
             query?: never;
@@ -1384,8 +1401,11 @@ export interface components {
             deviceCode: string;
         };
         DevicePollResponse: {
-            /** @enum {string} */
-            status: "authorization_pending" | "expired" | "approved";
+            /**
+             * @description `denied` and `expired` are final: start a new sign-in
+             * @enum {string}
+             */
+            status: "authorization_pending" | "expired" | "denied" | "approved";
             /** @description Only with approved, and only once */
             token?: string;
             /** @example Bearer */
@@ -1394,6 +1414,10 @@ export interface components {
             expiresIn?: number;
         };
         ApproveDeviceCodeDto: {
+            /** @description The 8-character code the CLI shows; case and dashes do not matter. */
+            userCode: string;
+        };
+        DenyDeviceCodeDto: {
             /** @description The 8-character code the CLI shows; case and dashes do not matter. */
             userCode: string;
         };
@@ -2606,6 +2630,29 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ApproveDeviceCodeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+        };
+    };
+    DeviceController_deny: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DenyDeviceCodeDto"];
             };
         };
         responses: {

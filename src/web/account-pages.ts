@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { SCOPES } from '../modules/auth/domain/api-token';
+import { POLICY_PACKAGE_TYPES } from '../modules/policies/domain/spend-policy';
 import type { PageHandler } from './web-app';
 import { formatCents } from './pages';
 
@@ -19,6 +20,54 @@ const moneyFormKey = (form: Form) => {
 };
 /** Dollars typed in a form, as integer cents; null when not a plain amount. */
 const centsFrom = (value: string) => (/^\d{1,7}(\.\d{1,2})?$/.test(value.trim()) ? Math.round(Number(value.trim()) * 100) : null);
+
+/** A spend policy's money rules: the form's field (in dollars) and the API's field (in cents). */
+const POLICY_AMOUNTS = [
+  ['maxPerPurchase', 'maxPerPurchaseCents'],
+  ['dailyLimit', 'dailyLimitCents'],
+  ['monthlyLimit', 'monthlyLimitCents'],
+  ['requireApprovalAbove', 'requireApprovalAboveCents'],
+] as const;
+type AmountField = (typeof POLICY_AMOUNTS)[number][0];
+type PolicyForm = Record<AmountField | 'name' | 'vendors', string> & { blockedTypes: string[]; active: boolean };
+const amountFields = (value: (field: AmountField, api: string) => string) =>
+  Object.fromEntries(POLICY_AMOUNTS.map(([field, api]) => [field, value(field, api)])) as Record<AmountField, string>;
+
+/** A policy as its form shows it: amounts in dollars, empty for no limit. */
+const policyFormOf = (policy: Row): PolicyForm => ({
+  name: String(policy.name ?? ''),
+  ...amountFields((_field, api) => (typeof policy[api] === 'number' ? ((policy[api] as number) / 100).toFixed(2) : '')),
+  vendors: ((policy.vendorAllowlist as string[] | undefined) ?? []).join(', '),
+  blockedTypes: (policy.blockedTypes as string[] | undefined) ?? [],
+  active: policy.active !== false,
+});
+
+/** The submitted form, as typed (shown again when the API refuses it). */
+const policyFormFrom = (form: Form): PolicyForm => ({
+  name: one(form.name),
+  ...amountFields((field) => one(form[field]).trim()),
+  vendors: one(form.vendors),
+  blockedTypes: many(form.blockedTypes),
+  active: one(form.active) === 'true',
+});
+
+/**
+ * The API's body for a policy form: every field, so an edit replaces the rules as shown. An empty amount
+ * is null (no limit); one that is not a number goes as typed, so the API's own message explains it.
+ */
+function policyBody(draft: PolicyForm): Row {
+  const body: Row = {
+    name: draft.name.trim(),
+    vendorAllowlist: draft.vendors.split(/[\s,]+/).filter(Boolean),
+    blockedTypes: draft.blockedTypes,
+    active: draft.active,
+  };
+  for (const [field, api] of POLICY_AMOUNTS) {
+    const typed = draft[field];
+    body[api] = !typed ? null : /^-?\d{1,15}(\.\d{1,2})?$/.test(typed) ? Math.round(Number(typed) * 100) : typed;
+  }
+  return body;
+}
 
 /** Pages for a signed-in person: approvals, checkout, invitations, tokens, policies, wallet, organizations. */
 export function registerAccountPages(
@@ -286,21 +335,99 @@ export function registerAccountPages(
     }),
   );
 
-  // Spend policies (read here; created and changed through the API or the CLI for now).
-  web.get(
-    '/settings/policies',
-    page(async (_request, _reply, { render, requireSignIn, api }) => {
-      if (requireSignIn()) return;
-      const answer = await api<{ policies: Row[] }>('GET', '/v1/policies');
-      const money = (value: unknown) => (typeof value === 'number' ? formatCents(value) : '—');
-      const policies = (answer.status === 200 ? answer.body.policies : []).map((p) => ({
+  // Spend policies: list, create, edit, delete. Forms are in dollars; the API counts cents.
+  const showPolicies = async (
+    { render, api }: Parameters<PageHandler>[2],
+    extra: {
+      notice?: string;
+      error?: string;
+      /** The create form as typed, with the API's refusal. */
+      created?: { draft: PolicyForm; error: string };
+      /** One policy's edit form as typed, with the API's refusal. */
+      edited?: { id: string; draft: PolicyForm; error: string };
+    } = {},
+    status = 200,
+  ) => {
+    const answer = await api<{ policies: Row[] }>('GET', '/v1/policies');
+    const money = (value: unknown) => (typeof value === 'number' ? formatCents(value) : '—');
+    const listed = answer.status === 200 ? answer.body.policies : [];
+    const edited = extra.edited && listed.some((p) => p.id === extra.edited!.id) ? extra.edited : null;
+    const policies = listed.map((p) => {
+      const refused = edited && edited.id === p.id ? edited : null;
+      return {
         ...p,
         perPurchase: money(p.maxPerPurchaseCents),
         daily: money(p.dailyLimitCents),
         monthly: money(p.monthlyLimitCents),
         approvalAbove: money(p.requireApprovalAboveCents),
-      }));
-      return render('policies.njk', { title: 'Spend policies', policies });
+        form: refused ? refused.draft : policyFormOf(p),
+        editError: refused ? refused.error : null,
+      };
+    });
+    // A refused edit of a policy no longer listed (deleted meanwhile) is shown at the top.
+    const orphanError = extra.edited && !edited ? extra.edited.error : null;
+    return render(
+      'policies.njk',
+      {
+        title: 'Spend policies',
+        policies,
+        types: POLICY_PACKAGE_TYPES,
+        newPolicy: extra.created?.draft ?? policyFormOf({ name: '', active: true }),
+        createError: extra.created?.error ?? null,
+        notice: extra.notice ?? null,
+        error: extra.error ?? orphanError ?? (answer.status === 200 ? null : answer.body.message),
+      },
+      status,
+    );
+  };
+  const refusedStatus = (status: number) => (status === 404 ? 404 : 400);
+
+  web.get(
+    '/settings/policies',
+    page(async (_request, _reply, context) => {
+      if (context.requireSignIn()) return;
+      return showPolicies(context);
+    }),
+  );
+
+  web.post(
+    '/settings/policies',
+    csrfChecked,
+    page(async (request, _reply, context) => {
+      if (context.requireSignIn()) return;
+      const draft = policyFormFrom(formOf(request));
+      const answer = await context.api('POST', '/v1/policies', policyBody(draft));
+      if (answer.status === 201) return showPolicies(context, { notice: `Policy “${answer.body.name}” created.` });
+      const error = answer.body.message ?? 'The policy was not created.';
+      return showPolicies(context, { created: { draft, error } }, refusedStatus(answer.status));
+    }),
+  );
+
+  web.post(
+    '/settings/policies/:id',
+    csrfChecked,
+    page(async (request, _reply, context) => {
+      if (context.requireSignIn()) return;
+      const { id } = request.params as { id: string };
+      if (!UUID.test(id)) return showPolicies(context, { error: 'No such spend policy.' }, 404);
+      const draft = policyFormFrom(formOf(request));
+      const answer = await context.api('PATCH', `/v1/policies/${id}`, policyBody(draft));
+      if (answer.status === 200) return showPolicies(context, { notice: `Policy “${answer.body.name}” saved.` });
+      const error = answer.body.message ?? 'The policy was not saved.';
+      return showPolicies(context, { edited: { id, draft, error } }, refusedStatus(answer.status));
+    }),
+  );
+
+  web.post(
+    '/settings/policies/:id/delete',
+    csrfChecked,
+    page(async (request, _reply, context) => {
+      if (context.requireSignIn()) return;
+      const { id } = request.params as { id: string };
+      const answer = UUID.test(id) ? await context.api('DELETE', `/v1/policies/${id}`) : { status: 404, body: {} };
+      if (answer.status === 200)
+        return showPolicies(context, { notice: 'Policy deleted. Tokens bound to it now need approval for every purchase.' });
+      return showPolicies(context, { error: 'No such spend policy.' }, 404);
     }),
   );
 

@@ -50,6 +50,7 @@ export function registerPages(
     if (!streamId) return { problem: 'No sign-in is waiting for this code. Check it, or start again in your terminal.' };
     const { state } = await loadDeviceCode(store, streamId);
     if (state.status === 'none') return { problem: 'No sign-in is waiting for this code.' };
+    if (state.status === 'denied') return { problem: 'This sign-in was denied. Start signing in again in your terminal.' };
     if (state.status !== 'pending') return { problem: 'This code has already been used.' };
     if (Date.now() >= state.expiresAt) return { problem: 'This code has expired. Start signing in again in your terminal.' };
     return {
@@ -146,11 +147,11 @@ export function registerPages(
       const described = await describeCode(code);
       if (described.problem)
         return render('device.njk', { title: 'Connect a device', error: described.problem, entered: code }, 400);
-      if (form.decision === 'deny') {
-        return render('device-done.njk', { title: 'Sign-in denied', approved: false });
-      }
-      if (form.decision !== 'approve') return render('device-confirm.njk', { title: 'Approve this sign-in?', ...described });
-      const answer = await api('POST', '/v1/auth/device/approve', { userCode: code });
+      if (form.decision !== 'approve' && form.decision !== 'deny')
+        return render('device-confirm.njk', { title: 'Approve this sign-in?', ...described });
+      // A denial is recorded too, so the CLI stops waiting at once instead of polling until the code expires.
+      const approved = form.decision === 'approve';
+      const answer = await api('POST', `/v1/auth/device/${approved ? 'approve' : 'deny'}`, { userCode: code });
       if (answer.status !== 200) {
         return render(
           'device.njk',
@@ -158,7 +159,7 @@ export function registerPages(
           400,
         );
       }
-      return render('device-done.njk', { title: 'Device connected', approved: true });
+      return render('device-done.njk', { title: approved ? 'Device connected' : 'Sign-in denied', approved });
     }),
   );
 }

@@ -30,8 +30,8 @@ describe('svc CLI: sign-in, tokens and the catalog', () => {
   afterEach(() => user?.remove());
   afterAll(() => app?.close());
 
-  /** Runs `svc login`, reads the code it prints and approves it as the web page would. */
-  async function login(as: Caller, args: string[] = ['--json']) {
+  /** Runs `svc login`, reads the code it prints and approves (or denies) it as the web page would. */
+  async function login(as: Caller, args: string[] = ['--json'], decision: 'approve' | 'deny' = 'approve') {
     const child = user.spawn(['login', ...args]);
     const result = finished(child);
     const userCode = await new Promise<string>((resolve, reject) => {
@@ -43,7 +43,7 @@ describe('svc CLI: sign-in, tokens and the catalog', () => {
       });
       child.on('close', () => reject(new Error(`login ended before printing a code:\n${seen}`)));
     });
-    expect((await as.call('POST', '/v1/auth/device/approve', { userCode })).status).toBe(200);
+    expect((await as.call('POST', `/v1/auth/device/${decision}`, { userCode })).status).toBe(200);
     return result;
   }
 
@@ -80,6 +80,13 @@ describe('svc CLI: sign-in, tokens and the catalog', () => {
     const signedOut = await user.run(['whoami', '--json']);
     expect(signedOut.code).toBe(4);
     expect(signedOut.json().error).toMatch(/Not signed in/);
+  });
+
+  it('a sign-in denied in the browser ends the login at the next poll, exit code 1, nothing stored', async () => {
+    const denied = await login(approver, ['--json'], 'deny');
+    expect(denied.code).toBe(1);
+    expect(denied.json().error).toMatch(/denied/);
+    await expect(stat(path.join(user.configDir, 'svc', 'credentials.json'))).rejects.toThrow(/ENOENT/);
   });
 
   it('SVC_TOKEN wins over the credentials file', async () => {

@@ -63,6 +63,10 @@ describe('device authorization flow', () => {
     expect(approved.status).toBe(200);
     expect(await json(approved)).toEqual({ ok: true });
     expect((await post('/v1/auth/device/approve', { userCode: start.userCode }, approver.token)).status).toBe(409);
+    // Approved is final: it can no longer be denied.
+    const lateDenial = await post('/v1/auth/device/deny', { userCode: start.userCode }, approver.token);
+    expect(lateDenial.status).toBe(409);
+    expect((await json(lateDenial)).message).toMatch(/already been approved/);
 
     const first = await json(await poll(start.deviceCode));
     expect(first).toEqual({ status: 'approved', token: expect.any(String), tokenType: 'Bearer', expiresIn: 90 * 24 * 3600 });
@@ -100,6 +104,43 @@ describe('device authorization flow', () => {
     const document = await json(await fetch(`${app.url}/docs/json`));
     // The only audit route is the public package audits; the authentication log has none.
     expect(Object.keys(document.paths).filter((path) => /audit/.test(path))).toEqual(['/v1/audits']);
+  });
+
+  it('records a denial: polls answer denied, and the code can then never be approved', async () => {
+    const start = await json(await post('/v1/auth/device/start'));
+    const typed = `${start.userCode.slice(0, 4)}-${start.userCode.slice(4)}`.toLowerCase();
+    const denied = await post('/v1/auth/device/deny', { userCode: typed }, approver.token);
+    expect(denied.status).toBe(200);
+    expect(await json(denied)).toEqual({ ok: true });
+    expect(await json(await poll(start.deviceCode))).toEqual({ status: 'denied' });
+
+    const approveAfter = await post('/v1/auth/device/approve', { userCode: start.userCode }, approver.token);
+    expect(approveAfter.status).toBe(409);
+    expect(await json(approveAfter)).toEqual({ message: expect.stringMatching(/denied/) });
+    const denyAgain = await post('/v1/auth/device/deny', { userCode: start.userCode }, approver.token);
+    expect(denyAgain.status).toBe(409);
+    expect((await json(denyAgain)).message).toMatch(/already denied/);
+    // Still denied, never a token.
+    expect(await json(await poll(start.deviceCode))).toEqual({ status: 'denied' });
+
+    const anonymous = await post('/v1/auth/device/deny', { userCode: start.userCode });
+    expect(anonymous.status).toBe(401);
+    const noCode = await post('/v1/auth/device/deny', {}, approver.token);
+    expect(noCode.status).toBe(400);
+    expect(await json(noCode)).toEqual({ message: expect.any(String) });
+    expect((await post('/v1/auth/device/deny', { userCode: 'BCDF-GHJK' }, approver.token)).status).toBe(404);
+
+    // The denial is audited server-side, naming who denied.
+    const pool = openPool(app.db.url, 1);
+    const rows = await eventually(
+      async () => {
+        const { rows } = await pool.query(`SELECT user_id FROM auth_audit WHERE kind = 'device_denied'`);
+        return rows.length > 0 && rows;
+      },
+      { intervalMs: 25, description: 'the denial in the audit' },
+    );
+    await pool.end();
+    expect(rows).toEqual([{ user_id: approverId }]);
   });
 
   it('never hands out more than the approving token holds: its scopes only, and no longer life', async () => {
@@ -140,6 +181,7 @@ describe('device authorization flow', () => {
     const late = await post('/v1/auth/device/approve', { userCode: start.userCode }, approver.token);
     expect(late.status).toBe(422);
     expect((await json(late)).message).toMatch(/expired/);
+    expect((await post('/v1/auth/device/deny', { userCode: start.userCode }, approver.token)).status).toBe(422);
   });
 
   it('answers unknown and malformed codes with a clear 4xx', async () => {

@@ -13,7 +13,7 @@ interface DeviceStart {
   interval: number;
 }
 type DevicePoll =
-  | { status: 'authorization_pending' | 'expired' }
+  | { status: 'authorization_pending' | 'expired' | 'denied' }
   | { status: 'approved'; token: string; tokenType: string; expiresIn: number | null };
 
 interface User {
@@ -95,7 +95,7 @@ export function authCommands(program: Command): void {
     });
 }
 
-/** RFC 8628 polling: wait `interval`, add 5 s on every slow_down, stop on expiry. */
+/** RFC 8628 polling: wait `interval`, add 5 s on every slow_down, stop on expiry or denial. */
 async function pollForToken(api: Api, start: DeviceStart): Promise<string> {
   let intervalMs = Math.max(1, start.interval) * 1000;
   const deadline = Date.now() + start.expiresIn * 1000;
@@ -112,6 +112,8 @@ async function pollForToken(api: Api, start: DeviceStart): Promise<string> {
     const poll = answer.body;
     if (poll.status === 'approved') return poll.token;
     if (poll.status === 'expired') break;
+    if (poll.status === 'denied')
+      throw new CliError('The sign-in was denied in the browser: nothing was stored. Run `svc login` again to retry');
   }
   throw new CliError('The code expired before it was approved: run `svc login` again');
 }

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { Authenticator, TokenGuard } from '../../platform/http/access';
 import { ApproveDeviceCodeHandler } from './commands/approve-device-code/approve-device-code.handler';
 import { CreateTokenHandler } from './commands/create-token/create-token.handler';
+import { DenyDeviceCodeHandler } from './commands/deny-device-code/deny-device-code.handler';
 import { IssueTokenHandler } from './commands/issue-token/issue-token.handler';
 import { PollDeviceCodeHandler } from './commands/poll-device-code/poll-device-code.handler';
 import { TokenUsage } from './commands/record-token-use/token-usage';
@@ -25,6 +26,7 @@ const commandHandlers = [
   RevokeTokenHandler,
   StartDeviceAuthorizationHandler,
   ApproveDeviceCodeHandler,
+  DenyDeviceCodeHandler,
   PollDeviceCodeHandler,
 ];
 const queryHandlers = [ListTokensHandler];

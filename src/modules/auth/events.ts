@@ -13,4 +13,6 @@ export const AuthEvents = defineEventCatalogue('auth', {
     upcast: (data) => ({ scopes: ['read', 'purchase', 'download', 'sell'], notAfter: null, ...data }),
   },
   DeviceCodeRedeemed: { schemaVersion: 1 },
+  /** The signed-in person refused the sign-in: final, polls answer `denied`. */
+  DeviceCodeDenied: { schemaVersion: 1 },
 });

@@ -116,6 +116,74 @@ describe('web: approvals, tokens and wallet in a browser, with an accessibility 
     await screenshot(page, 'wallet');
   });
 
+  it('create a spend policy, change a limit, delete it; a refused value shows the API message, values kept', async () => {
+    const policyNamed = async (name: string) =>
+      (await json(await owner.call('GET', '/v1/policies'))).policies.find((p: { name: string }) => p.name === name);
+    await page.goto(`${app.url}/settings/policies`);
+    const create = page.getByRole('form', { name: 'Create a policy' });
+    await create.getByLabel('Name').fill('laptop budget');
+    await create.getByLabel('Daily limit (USD)').fill('lots');
+    await create.getByLabel('mcp').check();
+    await create.getByRole('button', { name: 'Create policy' }).click();
+    // The API's own message, and the form as it was typed.
+    const refused = await json(await owner.call('POST', '/v1/policies', { name: 'probe', dailyLimitCents: 'lots' }));
+    await create.getByText(`Not created: ${refused.message}`).waitFor();
+    expect(await create.getByLabel('Name').inputValue()).toBe('laptop budget');
+    expect(await create.getByLabel('Daily limit (USD)').inputValue()).toBe('lots');
+    expect(await create.getByLabel('mcp').isChecked()).toBe(true);
+    expect(await policyNamed('laptop budget')).toBeUndefined();
+
+    await create.getByLabel('Daily limit (USD)').fill('20');
+    await create.getByLabel('Monthly limit (USD)').fill('100.50');
+    await create.getByRole('button', { name: 'Create policy' }).click();
+    await page.getByText('Policy “laptop budget” created.').waitFor();
+    expect(await policyNamed('laptop budget')).toMatchObject({
+      dailyLimitCents: 2000,
+      monthlyLimitCents: 10050,
+      maxPerPurchaseCents: null,
+      blockedTypes: ['mcp'],
+      vendorAllowlist: [],
+      active: true,
+    });
+    await page
+      .getByRole('row', { name: /laptop budget/ })
+      .getByText('20.00 USD')
+      .waitFor();
+
+    await page.getByText('Edit laptop budget').click();
+    const edit = page.getByRole('form', { name: 'Edit laptop budget' });
+    expect(await edit.getByLabel('Monthly limit (USD)').inputValue()).toBe('100.50');
+    await edit.getByLabel('Daily limit (USD)').fill('35');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Policy “laptop budget” saved.').waitFor();
+    await page
+      .getByRole('row', { name: /laptop budget/ })
+      .getByText('35.00 USD')
+      .waitFor();
+    const saved = await policyNamed('laptop budget');
+    expect(saved).toMatchObject({ dailyLimitCents: 3500, monthlyLimitCents: 10050, blockedTypes: ['mcp'] });
+    await screenshot(page, 'policies');
+
+    // A refused edit keeps its form open with what was typed; the policy is unchanged.
+    await page.getByText('Edit laptop budget').click();
+    await edit.getByLabel('Daily limit (USD)').fill('-5');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    const negative = await json(await owner.call('PATCH', `/v1/policies/${saved.id}`, { dailyLimitCents: -500 }));
+    await edit.getByText(`Not saved: ${negative.message}`).waitFor();
+    expect(await edit.getByLabel('Daily limit (USD)').inputValue()).toBe('-5');
+    expect((await policyNamed('laptop budget')).dailyLimitCents).toBe(3500);
+
+    // Every form needs its CSRF token.
+    const forged = await page.request.post(`${app.url}/settings/policies/${saved.id}/delete`, { form: {} });
+    expect(forged.status()).toBe(403);
+    expect(await policyNamed('laptop budget')).toBeDefined();
+
+    await page.getByRole('button', { name: 'Delete laptop budget' }).click();
+    await page.getByText('Policy deleted.').waitFor();
+    expect(await page.getByRole('row', { name: /laptop budget/ }).count()).toBe(0);
+    expect(await policyNamed('laptop budget')).toBeUndefined();
+  });
+
   it('no serious accessibility violations on the main pages (axe-core)', async () => {
     const axe = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
     const pages = [

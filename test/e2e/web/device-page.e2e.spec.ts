@@ -65,7 +65,7 @@ describe('web: the device page, from the CLI and the browser', () => {
     await context.close();
   });
 
-  it('a wrong code and a used code say so; deny leaves the CLI waiting until its code expires', async () => {
+  it('a wrong code says so; deny is recorded: the poll answers denied and the code cannot be used again', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${app.url}/device`);
@@ -83,9 +83,12 @@ describe('web: the device page, from the CLI and the browser', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('button', { name: 'Deny' }).click();
     await page.getByText('The device was not signed in').waitFor();
-    expect(await json(await post('/v1/auth/device/poll', { deviceCode: start.deviceCode }))).toEqual({
-      status: 'authorization_pending',
-    });
+    await screenshot(page, 'device-denied');
+    expect(await json(await post('/v1/auth/device/poll', { deviceCode: start.deviceCode }))).toEqual({ status: 'denied' });
+
+    // The page then refuses the denied code instead of offering to approve it.
+    await page.goto(`${app.url}/device?code=${start.userCode}`);
+    await page.getByText('This sign-in was denied').waitFor();
     await context.close();
   });
 });

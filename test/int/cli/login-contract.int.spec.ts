@@ -10,7 +10,7 @@ describe('svc login (device flow edges)', () => {
   let server: Server;
   let user: CliUser;
   let polls: string[] = [];
-  let script: ('slow_down' | 'authorization_pending' | 'expired' | 'approved')[] = [];
+  let script: ('slow_down' | 'authorization_pending' | 'expired' | 'denied' | 'approved')[] = [];
 
   beforeAll(async () => {
     server = createServer((request, response) => {
@@ -71,5 +71,20 @@ describe('svc login (device flow edges)', () => {
     expect(run.json().error).toMatch(/expired.*svc login/);
     expect(polls).toEqual(['authorization_pending', 'expired']);
     expect((await user.run(['whoami'])).code).toBe(4);
+  });
+
+  it('stops on denied with exit code 1, says so, and stores nothing', async () => {
+    script = ['authorization_pending', 'denied', 'approved'];
+    const run = await user.run(['login', '--json']);
+    expect(run.code).toBe(1);
+    expect(run.json().error).toMatch(/denied.*svc login/);
+    // Not one poll past the denial.
+    expect(polls).toEqual(['authorization_pending', 'denied']);
+    expect((await user.run(['whoami'])).code).toBe(4);
+
+    script = ['denied'];
+    const human = await user.run(['login']);
+    expect(human.code).toBe(1);
+    expect(human.stderr).toMatch(/The sign-in was denied/);
   });
 });

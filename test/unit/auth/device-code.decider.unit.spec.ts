@@ -92,6 +92,35 @@ describe('device code decider', () => {
     expect(() => when([], { type: 'PollDeviceCode', newTokenId: 't', now: t0 })).toThrow(/Unknown/);
   });
 
+  it('records a denial: final, polls answer denied, and the code can then never be approved', () => {
+    const deny = (userId: string, now: Date) => ({ type: 'DenyDeviceCode', userId, now }) as const;
+    const denial = when(issued, deny('user-1', at(30)));
+    expect(denial).toEqual([{ type: 'DeviceCodeDenied', data: { userId: 'user-1', deniedAt: at(30).toISOString() } }]);
+    const denied = [...issued, ...denial];
+    expect(fold(denied)).toEqual({ status: 'denied', userId: 'user-1' });
+    expect(when(denied, { type: 'PollDeviceCode', newTokenId: 't', now: at(35) })).toEqual([]);
+    expect(pollStatus(fold(denied), at(35))).toBe('denied');
+    expect(pollStatus(fold(denied), at(901))).toBe('denied');
+    expect(() => when(denied, approve('user-1', at(40)))).toThrow(/denied/);
+    expect(() => when(denied, deny('user-1', at(40)))).toThrow(/denied/);
+  });
+
+  it('refuses to deny an approved, a redeemed, an expired or an unknown code', () => {
+    const deny = (now: Date) => ({ type: 'DenyDeviceCode', userId: 'user-2', now }) as const;
+    expect(() => when(approved, deny(at(61)))).toThrow(/already been approved/);
+    const redeemed = [...approved, ...when(approved, { type: 'PollDeviceCode', newTokenId: 't', now: at(65) })];
+    expect(() => when(redeemed, deny(at(66)))).toThrow(/already been approved/);
+    expect(() => when(issued, deny(at(900)))).toThrow(/expired/);
+    expect(() => when([], deny(t0))).toThrow(/Unknown/);
+  });
+
+  it('evolve only records: a late denial leaves an approved code approved', () => {
+    const state = fold(approved);
+    expect(evolveDeviceCode(state, { type: 'DeviceCodeDenied', data: { userId: 'x', deniedAt: at(61).toISOString() } })).toBe(
+      state,
+    );
+  });
+
   it('never issues the same code twice', () => {
     expect(() => when(issued, { type: 'IssueDeviceCode', userCode: 'X', scopes: [], now: t0 })).toThrow();
   });

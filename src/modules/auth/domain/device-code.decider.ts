@@ -6,7 +6,8 @@ import { AuthEvents } from '../events';
  * The device authorization grant (RFC 8628) for one device code, as a pure
  * decider. The stream is keyed by a hash of the device code, never the code.
  * The token is minted at the first poll after approval and handed out then
- * only: no plaintext token is ever stored.
+ * only: no plaintext token is ever stored. A denial is final: the code can
+ * then never be approved, and polls answer `denied`.
  */
 export const DEVICE_CODE_LIFETIME_SECONDS = 900;
 export const DEVICE_POLL_INTERVAL_SECONDS = 5;
@@ -21,7 +22,9 @@ export type DeviceCodeEvent =
       /** `scopes`: those requested that the approving token also holds; `notAfter`: when the approving token expires. */
       data: { userId: string; approvedAt: string; scopes: Scope[]; notAfter: string | null };
     }
-  | { type: typeof AuthEvents.DeviceCodeRedeemed; data: { tokenId: string; userId: string; redeemedAt: string } };
+  | { type: typeof AuthEvents.DeviceCodeRedeemed; data: { tokenId: string; userId: string; redeemedAt: string } }
+  /** `userId`: the signed-in person who refused the sign-in. */
+  | { type: typeof AuthEvents.DeviceCodeDenied; data: { userId: string; deniedAt: string } };
 
 export type DeviceCodeState =
   | { status: 'none' }
@@ -35,11 +38,13 @@ export type DeviceCodeState =
       userId: string;
       notAfter: string | null;
     }
-  | { status: 'redeemed'; userId: string; tokenId: string };
+  | { status: 'redeemed'; userId: string; tokenId: string }
+  | { status: 'denied'; userId: string };
 
 export type DeviceCodeCommand =
   | { type: 'IssueDeviceCode'; userCode: string; scopes: Scope[]; now: Date }
   | { type: 'ApproveDeviceCode'; userId: string; approverScopes: Scope[]; approverExpiresAt: Date | null; now: Date }
+  | { type: 'DenyDeviceCode'; userId: string; now: Date }
   | { type: 'PollDeviceCode'; newTokenId: string; now: Date };
 
 export const initialDeviceCodeState: DeviceCodeState = { status: 'none' };
@@ -63,10 +68,7 @@ export function decideDeviceCode(command: DeviceCodeCommand, state: DeviceCodeSt
       ];
     }
     case 'ApproveDeviceCode': {
-      if (state.status === 'none') throw new DomainError('not_found', 'Unknown user code');
-      if (state.status !== 'pending') throw new DomainError('conflict', 'This code has already been approved');
-      if (command.now.getTime() >= state.expiresAt)
-        throw new DomainError('unprocessable', 'This code has expired; start sign-in again');
+      assertAwaitingDecision(state, command.now);
       // A sign-in never grants more than the credential that approved it: fewer scopes, no longer life.
       const scopes = state.scopes.filter((scope) => command.approverScopes.includes(scope));
       if (scopes.length === 0) throw new DomainError('forbidden', 'This token holds none of the scopes the sign-in asks for');
@@ -82,6 +84,10 @@ export function decideDeviceCode(command: DeviceCodeCommand, state: DeviceCodeSt
         },
       ];
     }
+    case 'DenyDeviceCode': {
+      assertAwaitingDecision(state, command.now);
+      return [{ type: AuthEvents.DeviceCodeDenied, data: { userId: command.userId, deniedAt: command.now.toISOString() } }];
+    }
     case 'PollDeviceCode': {
       if (state.status === 'none') throw new DomainError('not_found', 'Unknown device code');
       if (state.status === 'redeemed') throw new DomainError('invalid', 'This device code has already been used');
@@ -95,6 +101,17 @@ export function decideDeviceCode(command: DeviceCodeCommand, state: DeviceCodeSt
       ];
     }
   }
+}
+
+/** Approving and denying are both the one decision a pending, unexpired code waits for. */
+function assertAwaitingDecision(
+  state: DeviceCodeState,
+  now: Date,
+): asserts state is Extract<DeviceCodeState, { status: 'pending' }> {
+  if (state.status === 'none') throw new DomainError('not_found', 'Unknown user code');
+  if (state.status === 'denied') throw new DomainError('conflict', 'This sign-in was already denied; start sign-in again');
+  if (state.status !== 'pending') throw new DomainError('conflict', 'This code has already been approved');
+  if (now.getTime() >= state.expiresAt) throw new DomainError('unprocessable', 'This code has expired; start sign-in again');
 }
 
 export function evolveDeviceCode(state: DeviceCodeState, event: DeviceCodeEvent): DeviceCodeState {
@@ -113,12 +130,15 @@ export function evolveDeviceCode(state: DeviceCodeState, event: DeviceCodeEvent)
         : state;
     case AuthEvents.DeviceCodeRedeemed:
       return { status: 'redeemed', userId: event.data.userId, tokenId: event.data.tokenId };
+    case AuthEvents.DeviceCodeDenied:
+      return state.status === 'pending' ? { status: 'denied', userId: event.data.userId } : state;
   }
 }
 
 /** What a poll answers, given the state after deciding. */
-export function pollStatus(state: DeviceCodeState, now: Date): 'authorization_pending' | 'expired' | 'approved' {
+export function pollStatus(state: DeviceCodeState, now: Date): 'authorization_pending' | 'expired' | 'approved' | 'denied' {
   if (state.status === 'redeemed') return 'approved';
+  if (state.status === 'denied') return 'denied';
   if (state.status === 'none' || now.getTime() >= state.expiresAt) return 'expired';
   return state.status === 'approved' ? 'approved' : 'authorization_pending';
 }

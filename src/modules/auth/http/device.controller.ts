@@ -6,6 +6,8 @@ import { Throttle } from '../../../platform/http/rate-limit';
 import { OK, Ok } from '../../../platform/http/responses';
 import { ApproveDeviceCodeCommand } from '../commands/approve-device-code/approve-device-code.command';
 import { ApproveDeviceCodeDto } from '../commands/approve-device-code/approve-device-code.dto';
+import { DenyDeviceCodeCommand } from '../commands/deny-device-code/deny-device-code.command';
+import { DenyDeviceCodeDto } from '../commands/deny-device-code/deny-device-code.dto';
 import { DevicePollResponse, PollDeviceCodeCommand } from '../commands/poll-device-code/poll-device-code.command';
 import { PollDeviceCodeDto } from '../commands/poll-device-code/poll-device-code.dto';
 import {
@@ -16,7 +18,7 @@ import {
 /**
  * Sign-in for CLIs and agents (RFC 8628). Polling is limited per client address
  * to about one request per interval (429 past it); approving is limited more
- * tightly, since user codes are short enough to guess at.
+ * tightly, and so is denying, since user codes are short enough to guess at.
  */
 @ApiTags('auth')
 @Controller('v1/auth/device')
@@ -48,6 +50,18 @@ export class DeviceController {
   @ApiOkResponse({ type: Ok })
   async approve(@CurrentPrincipal() principal: Principal, @Body() body: ApproveDeviceCodeDto): Promise<Ok> {
     await this.commands.execute(new ApproveDeviceCodeCommand(body.userCode, principal));
+    return OK;
+  }
+
+  /** Refuses the sign-in: final, the code can no longer be approved and polls answer `denied`. */
+  @Post('deny')
+  @AnyToken()
+  @ApiBearerAuth()
+  @HttpCode(200)
+  @Throttle({ max: 10, timeWindow: 60_000 })
+  @ApiOkResponse({ type: Ok })
+  async deny(@CurrentPrincipal() principal: Principal, @Body() body: DenyDeviceCodeDto): Promise<Ok> {
+    await this.commands.execute(new DenyDeviceCodeCommand(body.userCode, principal.userId));
     return OK;
   }
 }

@@ -7,10 +7,11 @@ const KINDS: Record<string, string> = {
   TokenIssued: 'token_issued',
   TokenRevoked: 'token_revoked',
   DeviceCodeApproved: 'device_approved',
+  DeviceCodeDenied: 'device_denied',
   DeviceCodeRedeemed: 'device_sign_in',
 };
 
-/** The logged half of `auth_audit`: token issuance and revocation, device approvals and sign-ins. */
+/** The logged half of `auth_audit`: token issuance and revocation, device approvals, denials and sign-ins. */
 @Injectable()
 @AsProjection()
 export class AuthAuditProjection implements Projection {

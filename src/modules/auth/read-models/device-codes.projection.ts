@@ -10,7 +10,12 @@ import { AuthEvents } from '../events';
 @AsProjection()
 export class DeviceCodesProjection implements Projection {
   readonly name = 'device-codes';
-  readonly eventTypes = [AuthEvents.DeviceCodeIssued, AuthEvents.DeviceCodeApproved, AuthEvents.DeviceCodeRedeemed];
+  readonly eventTypes = [
+    AuthEvents.DeviceCodeIssued,
+    AuthEvents.DeviceCodeApproved,
+    AuthEvents.DeviceCodeDenied,
+    AuthEvents.DeviceCodeRedeemed,
+  ];
 
   async apply(event: RecordedEvent, tx: EntityManager): Promise<void> {
     const { type, data } = event as unknown as DeviceCodeEvent;
@@ -23,10 +28,8 @@ export class DeviceCodesProjection implements Projection {
         [hash, data.userCode, data.expiresAt],
       );
     } else {
-      await tx.query('UPDATE device_codes SET status = $2 WHERE device_code_hash = $1', [
-        hash,
-        type === AuthEvents.DeviceCodeApproved ? 'approved' : 'redeemed',
-      ]);
+      const status = { DeviceCodeApproved: 'approved', DeviceCodeDenied: 'denied', DeviceCodeRedeemed: 'redeemed' }[type];
+      await tx.query('UPDATE device_codes SET status = $2 WHERE device_code_hash = $1', [hash, status]);
     }
   }
 

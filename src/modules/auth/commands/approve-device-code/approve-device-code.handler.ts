@@ -1,9 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '../../../../event-store/event-store';
 import { Clock } from '../../../../platform/clock/clock';
-import { DomainError } from '../../../../platform/errors/domain-error';
-import { decideDeviceCode, normalizeUserCode } from '../../domain/device-code.decider';
-import { loadDeviceCode } from '../../domain/device-code-stream';
+import { decideDeviceCode } from '../../domain/device-code.decider';
+import { loadDeviceCode, streamForTypedUserCode } from '../../domain/device-code-stream';
 import { DeviceCodesReader } from '../../read-models/device-codes.reader';
 import { ApproveDeviceCodeCommand } from './approve-device-code.command';
 
@@ -16,11 +15,7 @@ export class ApproveDeviceCodeHandler implements ICommandHandler<ApproveDeviceCo
   ) {}
 
   async execute(command: ApproveDeviceCodeCommand): Promise<void> {
-    const userCode = normalizeUserCode(command.userCode);
-    if (!userCode)
-      throw new DomainError('invalid', 'userCode must be 8 letters and digits, as shown by the CLI (e.g. BCDF-GHJK)');
-    const streamId = await this.deviceCodes.streamForUserCode(userCode);
-    if (!streamId) throw new DomainError('not_found', 'Unknown user code');
+    const streamId = await streamForTypedUserCode(this.deviceCodes, command.userCode);
     const { state, revision } = await loadDeviceCode(this.store, streamId);
     const { approver } = command;
     const events = decideDeviceCode(
