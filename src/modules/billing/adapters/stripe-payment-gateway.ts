@@ -243,6 +243,14 @@ export class StripePaymentGateway extends PaymentGateway {
   }
 }
 
+/**
+ * Where Stripe serves Checkout's hosted pages: its own origin, or the loopback fake's (which serves them
+ * beside its API). A web form that is redirected there must be allowed to go (CSP `form-action`).
+ */
+export function stripeCheckoutOrigin(apiUrl: string | undefined): string {
+  return apiUrl ? new URL(apiUrl).origin : 'https://checkout.stripe.com';
+}
+
 /** The SDK takes an address as host, port and protocol rather than a URL. */
 function addressOf(apiUrl: string): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {
   const url = new URL(apiUrl);
