@@ -537,6 +537,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/billing/card-setup-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The processor's hosted card form, to save a card and come back to the web checkout of `listingId` (with
+         *     `card=added` or `card=canceled`). The card is listed once the processor reports `setup_intent.succeeded`. In the
+         *     sandbox, which has no hosted form, the url leads straight back with `sandbox=1`.
+         */
+        post: operations["BillingController_cardSetupSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/billing/portal-session": {
         parameters: {
             query?: never;
@@ -1820,6 +1841,19 @@ export interface components {
         ClientSecret: {
             /** @description The processor's `<intent id>_secret_<random>`, for its client library to confirm the intent */
             clientSecret: string;
+        };
+        CardSetupSessionDto: {
+            /** Format: uuid */
+            listingId: string;
+            /** Format: uuid */
+            releaseId?: string;
+        };
+        CardSetupSession: {
+            /**
+             * Format: uri
+             * @description The processor's hosted card form; it expires within a day
+             */
+            url: string;
         };
         PortalSession: {
             /** Format: uri */
@@ -3382,6 +3416,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ClientSecret"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still executing; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This Idempotency-Key was used for a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    BillingController_cardSetupSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 visible ASCII characters, fresh per operation and reused on its retries. A retry answers the recorded status and body with `Idempotent-Replayed: true` and executes nothing, for at least IDEMPOTENCY_TTL_HOURS. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardSetupSessionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardSetupSession"];
                 };
             };
             /** @description A request with this Idempotency-Key is still executing; retry after Retry-After seconds */

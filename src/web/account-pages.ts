@@ -146,13 +146,52 @@ export function registerAccountPages(
       if (!UUID.test(listingId) || (releaseId && !UUID.test(releaseId)))
         return render('error.njk', { title: 'Not found', message: 'No such package.' }, 404);
       const methods = await api<{ paymentMethods?: Row[] }>('GET', '/v1/billing/payment-methods');
+      const paymentMethods = methods.status === 200 ? (methods.body.paymentMethods ?? []) : [];
+      // Back from the processor's hosted form: its webhook saves the card, which may not be listed yet.
+      const card = one((request.query as Form).card);
+      const returned = card === 'added' || card === 'canceled';
       return render('checkout.njk', {
         title: 'Check out',
         listingId,
         releaseId,
         sandbox: options.sandboxPayments,
-        paymentMethods: methods.status === 200 ? (methods.body.paymentMethods ?? []) : [],
+        paymentMethods,
+        ...(returned && !options.sandboxPayments
+          ? card === 'canceled'
+            ? { cardNotice: { ok: false, text: 'No card was added.' } }
+            : paymentMethods.length
+              ? { cardNotice: { ok: true, text: 'Your card is saved.' } }
+              : { cardPending: request.url, cardPendingLink: 'Refresh this page' }
+          : {}),
       });
+    }),
+  );
+
+  // The processor's hosted card form (Stripe Checkout), which comes back to this checkout; the form's key makes a
+  // resubmission the same session.
+  web.post(
+    '/checkout/:listingId/hosted-card',
+    csrfChecked,
+    page(async (request, reply, { render, requireSignIn, api }) => {
+      if (requireSignIn()) return;
+      const { listingId } = request.params as { listingId: string };
+      const form = formOf(request);
+      const releaseId = one(form.releaseId);
+      if (!UUID.test(listingId) || (releaseId && !UUID.test(releaseId)))
+        return render('error.njk', { title: 'Not found', message: 'No such package.' }, 404);
+      const answer = await api<{ url?: string }>(
+        'POST',
+        '/v1/billing/card-setup-session',
+        { listingId, ...(releaseId ? { releaseId } : {}) },
+        moneyFormKey(form),
+      );
+      if (answer.status !== 200 || !answer.body.url)
+        return render(
+          'error.njk',
+          { title: 'Card not added', message: answer.body.message ?? 'The card form could not be opened. Try again shortly.' },
+          answer.status >= 500 ? 502 : 400,
+        );
+      return reply.redirect(answer.body.url, 303);
     }),
   );
 

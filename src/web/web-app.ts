@@ -14,6 +14,8 @@ import { AppConfig } from '../config/app-config';
 import { IssuedToken, IssueTokenCommand } from '../modules/auth/commands/issue-token/issue-token.command';
 import { RevokeTokenCommand } from '../modules/auth/commands/revoke-token/revoke-token.command';
 import { SCOPES } from '../modules/auth/domain/api-token';
+import { paymentGatewayNameFor } from '../modules/billing/adapters/payment-gateway.provider';
+import { stripeCheckoutOrigin } from '../modules/billing/adapters/stripe-payment-gateway';
 import { EnsureUserCommand } from '../modules/users/commands/ensure-user/ensure-user.command';
 import { withEventContext } from '../event-store/event-context';
 import { trackWrites } from '../event-store/write-tracker';
@@ -63,6 +65,7 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
   const logger = new Logger('Web');
   const { config, sessions, commands } = deps;
   const secure = config.webUrl.startsWith('https:');
+  const sandboxPayments = paymentGatewayNameFor(config.payments) === 'sandbox';
   const views = nunjucks.configure(path.join(__dirname, 'views'), { autoescape: true, throwOnUndefined: false });
   // Each rendered money form carries its own Idempotency-Key: submitting it twice (a double click, a
   // resubmission after a lost answer) is one request to the API, so it never pays twice.
@@ -134,7 +137,8 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
           scriptSrc: ["'self'"],
           styleSrc: ["'self'"],
           imgSrc: ["'self'", 'https:', 'data:'],
-          formAction: ["'self'"],
+          // "Add a card" posts here and is redirected to the processor's hosted form: the redirect must be allowed too.
+          formAction: ["'self'", ...(sandboxPayments ? [] : [stripeCheckoutOrigin(config.payments.stripeApiUrl)])],
           frameAncestors: ["'none'"],
           objectSrc: ["'none'"],
           baseUri: ["'none'"],
@@ -316,7 +320,7 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
     );
 
     registerPages(web, page, csrfChecked, deps);
-    registerAccountPages(web, page, csrfChecked, { sandboxPayments: !config.payments.stripeSecretKey });
+    registerAccountPages(web, page, csrfChecked, { sandboxPayments });
   });
 }
 

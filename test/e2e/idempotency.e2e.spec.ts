@@ -165,9 +165,12 @@ describe('Idempotency-Key', () => {
       ['post', '/v1/services/{vendor}/{slug}/call'],
       ['post', '/v1/approvals/{id}/approve'],
       ['post', '/v1/billing/setup-intent'],
+      ['post', '/v1/billing/card-setup-session'],
     ];
     const present = moneyRoutes.filter(([method, path]) => document.paths[path]?.[method]);
-    expect(present.map(([, path]) => path)).toEqual(expect.arrayContaining(['/v1/wallet/top-up', '/v1/billing/setup-intent']));
+    expect(present.map(([, path]) => path)).toEqual(
+      expect.arrayContaining(['/v1/wallet/top-up', '/v1/billing/setup-intent', '/v1/billing/card-setup-session']),
+    );
     for (const [method, path] of present) {
       const operation = document.paths[path][method];
       const header = operation.parameters.find(

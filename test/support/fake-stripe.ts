@@ -10,7 +10,10 @@ import { FormParams, FormSyntaxError, FormValue, parseStripeForm } from './strip
  * the official SDK speaks it: form-encoded bodies, Bearer keys, idempotency
  * keys, Stripe's object and error shapes. Webhooks are not sent by themselves:
  * the test controls return the event (and `events` keeps every one) for the test
- * to hand over with `deliverWebhook`.
+ * to hand over with `deliverWebhook`. The exception is Checkout's hosted page
+ * (`/c/pay/<session id>`, for a browser): a card submitted there completes the
+ * session and, once `sendWebhooksTo` names an endpoint, its events are delivered
+ * there before the browser is redirected, as Stripe would send them.
  */
 export class FakeStripe {
   /** Every request, in arrival order; `status` is filled in when it is answered. */
@@ -23,6 +26,11 @@ export class FakeStripe {
   private readonly setupIntents = new Map<string, StripeSetupIntent>();
   private readonly paymentMethods = new Map<string, StripePaymentMethod>();
   private readonly portalSessions = new Map<string, Json>();
+  private readonly checkoutSessions = new Map<string, StripeCheckoutSession>();
+  private readonly checkoutSetupMetadata = new Map<string, Record<string, string>>();
+  private webhookEndpoint: { url: string; secret: string } | null = null;
+  /** The webhooks the fake sent by itself (hosted Checkout), with the endpoint's answer. */
+  readonly deliveries: Array<{ type: string; status: number }> = [];
   private readonly accounts = new Map<string, StripeAccount>();
   private readonly accountLinks: FakeAccountLink[] = [];
   private readonly loginLinks: Json[] = [];
@@ -136,6 +144,11 @@ export class FakeStripe {
     return this.emit('account.updated', account, undefined, accountId);
   }
 
+  /** Where the hosted pages' events go (the app's `POST /v1/webhooks/pay`), signed with `secret`. */
+  sendWebhooksTo(appUrl: string, secret: string): void {
+    this.webhookEndpoint = { url: appUrl, secret };
+  }
+
   /** From now on every off-session charge is declined with this message (402 card_error); `null` stops it. */
   declineOffSessionCharges(message: string | null = 'Your card was declined.'): void {
     this.offSessionDecline = message;
@@ -172,6 +185,10 @@ export class FakeStripe {
     return copy(this.setupIntents.get(id));
   }
 
+  checkoutSession(id: string): StripeCheckoutSession | undefined {
+    return copy(this.checkoutSessions.get(id));
+  }
+
   paymentMethod(id: string): StripePaymentMethod | undefined {
     return copy(this.paymentMethods.get(id));
   }
@@ -184,6 +201,7 @@ export class FakeStripe {
       | 'setup_intent'
       | 'payment_method'
       | 'billing_portal.session'
+      | 'checkout.session'
       | 'account'
       | 'account_link'
       | 'login_link',
@@ -196,6 +214,7 @@ export class FakeStripe {
       setup_intent: this.setupIntents,
       payment_method: this.paymentMethods,
       'billing_portal.session': this.portalSessions,
+      'checkout.session': this.checkoutSessions,
       account: this.accounts,
     };
     return stores[kind].size;
@@ -206,6 +225,8 @@ export class FakeStripe {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://fake-stripe');
     const method = req.method ?? 'GET';
+    // A browser's page, not the API: no key, no JSON.
+    if (url.pathname.startsWith(HOSTED_CHECKOUT_PATH)) return this.hostedCheckout(req, res, url, method);
     const idempotencyKey = header(req, 'idempotency-key');
     const context: RequestContext = { id: `req_${randomId(14)}`, idempotencyKey };
     const entry: FakeStripeRequest = { method, path: url.pathname, idempotencyKey, params: {}, replayed: false };
@@ -316,6 +337,10 @@ export class FakeStripe {
         return this.listPaymentMethods(id, params, path);
       }
       if (method === 'POST' && path === '/v1/billing_portal/sessions') return this.createPortalSession(params);
+      if (method === 'POST' && path === '/v1/checkout/sessions') return this.createCheckoutSession(params);
+      if (method === 'GET' && resource === 'checkout' && id === 'sessions' && segments.length === 4) {
+        return this.existing(this.checkoutSessions, 'checkout.session', sub, { status: 404 });
+      }
       if (method === 'POST' && path === '/v1/accounts') return this.createAccount(params);
       if (method === 'GET' && resource === 'accounts' && segments.length === 3) {
         return this.existing(this.accounts, 'account', id, { status: 404 });
@@ -508,6 +533,137 @@ export class FakeStripe {
     };
     this.portalSessions.set(session.id, session);
     return session;
+  }
+
+  /**
+   * A Checkout Session in setup mode (the only mode the fake serves), open for 24 hours. As at Stripe's
+   * API versions since 2022-08-01, its SetupIntent is made when the customer submits the form, and takes
+   * `setup_intent_data.metadata`, never the session's own `metadata`.
+   */
+  private createCheckoutSession(params: FormParams): StripeCheckoutSession {
+    const mode = requiredString(params, 'mode');
+    if (!['payment', 'setup', 'subscription'].includes(mode)) {
+      throw invalid('Invalid mode: must be one of payment, setup, or subscription', 'mode');
+    }
+    if (mode !== 'setup') throw invalid(`FakeStripe serves only setup mode, not ${mode}`, 'mode');
+    const uiMode = optionalString(params, 'ui_mode') ?? 'hosted';
+    if (uiMode !== 'hosted') throw invalid('FakeStripe serves only ui_mode=hosted', 'ui_mode');
+    const successUrl = requiredString(params, 'success_url');
+    const cancelUrl = optionalString(params, 'cancel_url');
+    for (const [name, value] of Object.entries({ success_url: successUrl, cancel_url: cancelUrl })) {
+      if (value !== null && !URL.canParse(value)) throw invalid('Not a valid URL', name, 'url_invalid');
+    }
+    // Stripe would make the session without one and attach the card to nobody: nothing we do wants that.
+    const customer = requiredString(params, 'customer');
+    this.existing(this.customers, 'customer', customer, { status: 400, param: 'customer' });
+    const allowed = listOf(params, 'allowed_payment_method_types');
+    for (const type of allowed) {
+      if (type !== 'card')
+        throw invalid(`FakeStripe knows only the card payment method type, not ${type}`, 'allowed_payment_method_types');
+    }
+    const currency = optionalString(params, 'currency');
+    if (allowed.length === 0 && currency === null) {
+      throw invalid(
+        'currency is required in setup mode when allowed_payment_method_types is not set.',
+        'currency',
+        'parameter_missing',
+      );
+    }
+    const setupIntentData = params.setup_intent_data;
+    if (setupIntentData !== undefined && typeof setupIntentData === 'string')
+      throw invalid('Invalid object', 'setup_intent_data');
+    const id = stripeId('cs_test', 58);
+    const created = unixNow();
+    const session: StripeCheckoutSession = {
+      id,
+      object: 'checkout.session',
+      allowed_payment_method_types: allowed.length ? allowed : null,
+      cancel_url: cancelUrl,
+      client_reference_id: optionalString(params, 'client_reference_id'),
+      created,
+      currency,
+      customer,
+      expires_at: created + 24 * 3600,
+      livemode: false,
+      metadata: metadataOf(params),
+      mode,
+      payment_intent: null,
+      payment_method_types: ['card'],
+      payment_status: 'no_payment_required',
+      setup_intent: null,
+      status: 'open',
+      success_url: successUrl,
+      ui_mode: 'hosted',
+      url: `${this.url}${HOSTED_CHECKOUT_PATH}${id}`,
+    };
+    // Not part of Stripe's answer: what the SetupIntent will carry.
+    this.checkoutSetupMetadata.set(id, setupIntentData ? metadataOf(setupIntentData) : {});
+    this.checkoutSessions.set(id, session);
+    return session;
+  }
+
+  /** The hosted form: GET shows it, POST submits a card number (4242… saves, 4000 0000 0000 0002 is declined). */
+  private async hostedCheckout(req: http.IncomingMessage, res: http.ServerResponse, url: URL, method: string): Promise<void> {
+    const raw = await readBody(req);
+    const session = this.checkoutSessions.get(decodeURIComponent(url.pathname.slice(HOSTED_CHECKOUT_PATH.length)));
+    const page = (status: number, body: string) => {
+      res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Save a card</title></head><body><main>${body}</main></body></html>`,
+      );
+    };
+    if (!session) return page(404, '<h1>Something went wrong</h1><p>This page could not be found.</p>');
+    if (session.status !== 'open' || session.expires_at <= unixNow()) {
+      return page(410, '<h1>This session has ended</h1><p>Return to the site and try again.</p>');
+    }
+    const form = (error?: string) =>
+      `<h1>Save a card</h1>${error ? `<p role="alert" id="card-error">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="${HOSTED_CHECKOUT_PATH}${session.id}">
+<label for="cardNumber">Card number</label>
+<input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required${error ? ' aria-describedby="card-error"' : ''}>
+<button type="submit">Save card</button>
+</form>${session.cancel_url ? `<p><a href="${escapeHtml(session.cancel_url)}">Back</a></p>` : ''}`;
+    if (method !== 'POST') return page(200, form());
+    const number = (new URLSearchParams(raw).get('cardNumber') ?? '').replace(/[\s-]/g, '');
+    if (number === DECLINED_CARD) return page(402, form('Your card was declined.'));
+    if (number !== TEST_CARD) return page(400, form('Your card number is invalid.'));
+    const events = this.completeCheckoutSession(session);
+    if (this.webhookEndpoint) {
+      const { url: appUrl, secret } = this.webhookEndpoint;
+      for (const event of events) {
+        const { status } = await deliverWebhook(appUrl, event, secret);
+        this.deliveries.push({ type: event.type, status });
+      }
+    }
+    const successUrl = session.success_url!.replace('{CHECKOUT_SESSION_ID}', session.id);
+    res.writeHead(303, { Location: successUrl });
+    res.end();
+  }
+
+  /** The card is attached to the customer through a succeeded SetupIntent; the session is complete. */
+  private completeCheckoutSession(session: StripeCheckoutSession): StripeEvent[] {
+    const method = this.addPaymentMethod(session.customer);
+    const id = stripeId('seti');
+    const intent: StripeSetupIntent = {
+      id,
+      object: 'setup_intent',
+      cancellation_reason: null,
+      client_secret: `${id}_secret_${randomId(25)}`,
+      created: unixNow(),
+      customer: session.customer,
+      description: null,
+      last_setup_error: null,
+      livemode: false,
+      metadata: this.checkoutSetupMetadata.get(session.id) ?? {},
+      next_action: null,
+      payment_method: method.id,
+      payment_method_types: ['card'],
+      status: 'succeeded',
+      usage: 'off_session',
+    };
+    this.setupIntents.set(id, intent);
+    Object.assign(session, { status: 'complete', setup_intent: id, url: null });
+    return [this.emit('setup_intent.succeeded', intent), this.emit('checkout.session.completed', session)];
   }
 
   /** A Connect account: not onboarded (no charges, payouts or details) until `completeOnboarding`. */
@@ -713,6 +869,21 @@ export interface StripeSetupIntent extends Json {
   usage: string;
 }
 
+export interface StripeCheckoutSession extends Json {
+  id: string;
+  object: 'checkout.session';
+  cancel_url: string | null;
+  customer: string;
+  expires_at: number;
+  metadata: Record<string, string>;
+  mode: string;
+  setup_intent: string | null;
+  status: 'open' | 'complete' | 'expired';
+  success_url: string | null;
+  /** Null once the session is complete. */
+  url: string | null;
+}
+
 /** An account link as Stripe answered it, with what it was asked for. */
 export interface FakeAccountLink {
   object: 'account_link';
@@ -781,6 +952,11 @@ export async function deliverWebhook(
 
 type Json = Record<string, unknown>;
 
+/** Where Stripe serves Checkout's hosted pages (at checkout.stripe.com; here on the fake's own origin). */
+const HOSTED_CHECKOUT_PATH = '/c/pay/';
+const TEST_CARD = '4242424242424242';
+const DECLINED_CARD = '4000000000000002';
+
 interface RequestContext {
   /** `req_...`, as in the `Request-Id` header. */
   id: string;
@@ -829,6 +1005,24 @@ function integer(params: FormParams, name: string): number {
   const value = requiredString(params, name);
   if (!/^-?\d+$/.test(value)) throw invalid(`Invalid integer: ${value}`, name, 'parameter_invalid_integer');
   return Number(value);
+}
+
+/** A list as the SDK sends it (`name[0]=a&name[1]=b`), which the form parser gives as an object keyed by index. */
+function listOf(params: FormParams, name: string): string[] {
+  const value = params[name];
+  if (value === undefined || value === '') return [];
+  if (typeof value === 'string') throw invalid(`Invalid array`, name);
+  return Object.keys(value)
+    .sort((a, b) => Number(a) - Number(b))
+    .map((index) => {
+      const item = value[index];
+      if (typeof item !== 'string') throw invalid('Invalid array', name);
+      return item;
+    });
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function flag(params: FormParams, name: string): boolean {

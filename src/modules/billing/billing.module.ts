@@ -4,6 +4,7 @@ import { WebhookSignature } from './adapters/webhook-signature';
 import { BillingCustomers } from './commands/billing-customers';
 import { ConnectedAccounts } from './commands/connected-accounts';
 import { ChargeSavedMethodHandler } from './commands/charge-saved-method/charge-saved-method.handler';
+import { OpenCardSetupSessionHandler } from './commands/open-card-setup-session/open-card-setup-session.handler';
 import { OpenSellerDashboardHandler } from './commands/open-seller-dashboard/open-seller-dashboard.handler';
 import { OpenPortalSessionHandler } from './commands/open-portal-session/open-portal-session.handler';
 import { OpenSetupIntentHandler } from './commands/open-setup-intent/open-setup-intent.handler';
@@ -27,6 +28,7 @@ const controllers = [BillingController, PayWebhookController, SellerPayoutsContr
 const commandHandlers = [
   ReceivePaymentEventHandler,
   OpenSetupIntentHandler,
+  OpenCardSetupSessionHandler,
   OpenPortalSessionHandler,
   SavePaymentMethodHandler,
   RemovePaymentMethodHandler,

@@ -11,6 +11,8 @@ export const BillingEvents = defineEventCatalogue('billing', {
   // The owner's processor customer, stream `billing-customer-<owner kind>-<owner id>`.
   ProcessorCustomerCreated: { schemaVersion: 1 },
   SetupIntentOpened: { schemaVersion: 1 },
+  /** The owner was sent to the processor's hosted card form; its setup intent arrives with `setup_intent.succeeded`. */
+  CardSetupSessionOpened: { schemaVersion: 1 },
   PaymentMethodSaved: { schemaVersion: 1 },
   /** The card was detached at the processor: no longer listed, nor charged. */
   PaymentMethodRemoved: { schemaVersion: 1 },

@@ -68,6 +68,18 @@ describe('web: checkout, where a 402 for want of a saved card points', () => {
     });
     await context.close();
   });
+  it('in the sandbox, which has no hosted card form, the card-setup session leads straight back to checkout', async () => {
+    const commands = app.server.app.get(CommandBus);
+    const userId: string = await commands.execute(new EnsureUserCommand(`sandbox-${randomUUID()}@example.com`));
+    const issued: IssuedToken = await commands.execute(new IssueTokenCommand(userId, 'cli', [...SCOPES], 'admin'));
+    const cli = callerFor(app, userId, issued.token);
+    await eventually(async () => (await cli.call('GET', '/v1/users/me')).status === 200);
+    const listingId = randomUUID();
+    const answer = await cli.call('POST', '/v1/billing/card-setup-session', { listingId });
+    expect(answer.status).toBe(200);
+    expect(await json(answer)).toEqual({ url: `${app.url}/checkout/${listingId}?card=canceled&sandbox=1` });
+  });
+
   it('a money form submitted twice (a double click, a resubmission) moves money once: the form carries its Idempotency-Key', async () => {
     const email = `twice-${randomUUID()}@example.com`;
     const commands = app.server.app.get(CommandBus);

@@ -669,3 +669,179 @@ describe('StripePaymentGateway.listSucceededPaymentIntents (the list API, every 
     expect(await gateway.listSucceededPaymentIntents({ to: new Date(Date.now() - 3_600_000) })).toEqual([]);
   });
 });
+
+describe('StripePaymentGateway.createCardSetupSession (Checkout in setup mode, and its hosted page)', () => {
+  const secret = 'whsec_checkoutSpecSecret';
+  let stripe: FakeStripe;
+  let gateway: StripePaymentGateway;
+  let sdk: Stripe;
+  let received: { raw: Buffer; signature: string }[];
+  let receiver: http.Server;
+
+  beforeAll(async () => {
+    stripe = await FakeStripe.start({ secretKey: SECRET_KEY });
+    gateway = new StripePaymentGateway({ secretKey: SECRET_KEY, apiUrl: stripe.url });
+    const { port } = new URL(stripe.url);
+    sdk = new Stripe(SECRET_KEY, { host: '127.0.0.1', port: Number(port), protocol: 'http', maxNetworkRetries: 0 });
+    received = [];
+    receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({ raw: Buffer.concat(chunks), signature: String(req.headers['pay-signature']) });
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end('{"received":true}');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    stripe.sendWebhooksTo(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}`, secret);
+  });
+  afterAll(async () => {
+    await stripe?.close();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  });
+
+  let keys = 0;
+  const newCustomer = async () =>
+    (await gateway.createCustomer({ ownerId: 'user-buyer', idempotencyKey: `cs-customer-${++keys}-${Date.now()}` })).customerId;
+  const request = (customerId: string, idempotencyKey = `cs-${++keys}-${Date.now()}`) => ({
+    customerId,
+    successUrl: 'http://web.example/checkout/l1?card=added',
+    cancelUrl: 'http://web.example/checkout/l1?card=canceled',
+    metadata: { ownerId: 'user-u1' },
+    setupIntentMetadata: { ownerKind: 'user', ownerId: 'u1' },
+    idempotencyKey,
+  });
+  const submitCard = (url: string, cardNumber: string) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ cardNumber }).toString(),
+      redirect: 'manual',
+    });
+
+  it('creates one setup-mode session per idempotency key, for the customer, cards only, with both return URLs', async () => {
+    const customerId = await newCustomer();
+    const asked = request(customerId);
+    const before = stripe.count('checkout.session');
+
+    const first = await gateway.createCardSetupSession(asked);
+    const again = await gateway.createCardSetupSession(asked);
+
+    expect(first.id).toMatch(/^cs_test_[A-Za-z0-9]+$/);
+    expect(first.url).toBe(`${stripe.url}/c/pay/${first.id}`);
+    expect(again).toEqual(first);
+    expect(stripe.count('checkout.session')).toBe(before + 1);
+    expect(stripe.requests.filter((r) => r.idempotencyKey === asked.idempotencyKey)).toEqual([
+      expect.objectContaining({ path: '/v1/checkout/sessions', status: 200, replayed: false }),
+      expect.objectContaining({ path: '/v1/checkout/sessions', status: 200, replayed: true }),
+    ]);
+    expect(stripe.requests.at(-1)!.params).toEqual({
+      mode: 'setup',
+      customer: customerId,
+      allowed_payment_method_types: { '0': 'card' },
+      success_url: asked.successUrl,
+      cancel_url: asked.cancelUrl,
+      metadata: { ownerId: 'user-u1' },
+      setup_intent_data: { metadata: { ownerKind: 'user', ownerId: 'u1' } },
+    });
+    expect(stripe.checkoutSession(first.id)).toMatchObject({
+      object: 'checkout.session',
+      mode: 'setup',
+      customer: customerId,
+      status: 'open',
+      setup_intent: null,
+      metadata: { ownerId: 'user-u1' },
+    });
+  });
+
+  it('reports an unknown customer as Stripe does', async () => {
+    const error = await gateway.createCardSetupSession(request('cus_nobody')).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(PaymentGatewayError);
+    expect((error as Error).message).toContain("400 invalid_request_error resource_missing: No such customer: 'cus_nobody'");
+  });
+
+  it('refuses a session without mode, success_url or customer, in Stripe’s error shape', async () => {
+    const customer = await newCustomer();
+    const refusal = async (params: Record<string, unknown>) => {
+      const error = await sdk.checkout.sessions.create(params as Stripe.Checkout.SessionCreateParams).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+      const { statusCode, code, param, message } = error as Stripe.errors.StripeInvalidRequestError;
+      return { statusCode, code, param, message };
+    };
+    const complete = { mode: 'setup', customer, success_url: 'http://web.example/ok', allowed_payment_method_types: ['card'] };
+
+    expect(await refusal({ ...complete, mode: undefined })).toEqual({
+      statusCode: 400,
+      code: 'parameter_missing',
+      param: 'mode',
+      message: 'Missing required param: mode.',
+    });
+    expect(await refusal({ ...complete, success_url: undefined })).toMatchObject({
+      code: 'parameter_missing',
+      param: 'success_url',
+    });
+    expect(await refusal({ ...complete, customer: undefined })).toMatchObject({ code: 'parameter_missing', param: 'customer' });
+    expect(await refusal({ ...complete, success_url: 'not a url' })).toMatchObject({ code: 'url_invalid' });
+    expect(await refusal({ ...complete, allowed_payment_method_types: undefined })).toMatchObject({ param: 'currency' });
+  });
+
+  it('saves the test card on the hosted page: a succeeded SetupIntent with our metadata, both webhooks signed, back to success_url', async () => {
+    const customerId = await newCustomer();
+    const session = await gateway.createCardSetupSession(request(customerId));
+
+    const form = await fetch(session.url);
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain('name="cardNumber"');
+
+    const declined = await submitCard(session.url, '4000 0000 0000 0002');
+    expect(declined.status).toBe(402);
+    expect(await declined.text()).toContain('Your card was declined.');
+    expect(stripe.checkoutSession(session.id)?.status).toBe('open');
+
+    const before = received.length;
+    const saved = await submitCard(session.url, '4242 4242 4242 4242');
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get('location')).toBe('http://web.example/checkout/l1?card=added');
+
+    const completed = stripe.checkoutSession(session.id)!;
+    expect(completed).toMatchObject({ status: 'complete', url: null, setup_intent: expect.stringMatching(/^seti_/) });
+    const intent = stripe.setupIntent(completed.setup_intent!)!;
+    expect(intent).toMatchObject({
+      status: 'succeeded',
+      customer: customerId,
+      metadata: { ownerKind: 'user', ownerId: 'u1' },
+      payment_method: expect.stringMatching(/^pm_/),
+    });
+    expect(await gateway.listPaymentMethods(customerId)).toEqual([
+      expect.objectContaining({ id: intent.payment_method, brand: 'visa', last4: '4242' }),
+    ]);
+
+    const delivered = received.slice(before);
+    expect(delivered.map(({ raw }) => JSON.parse(raw.toString('utf8')).type)).toEqual([
+      'setup_intent.succeeded',
+      'checkout.session.completed',
+    ]);
+    for (const { raw, signature } of delivered) {
+      expect(new WebhookSignature(secret).verifies(raw, signature, new Date())).toBe(true);
+    }
+    expect(JSON.parse(delivered[0].raw.toString('utf8')).data.object).toMatchObject({
+      id: intent.id,
+      customer: customerId,
+      payment_method: intent.payment_method,
+    });
+    expect(stripe.deliveries.slice(-2)).toEqual([
+      { type: 'setup_intent.succeeded', status: 200 },
+      { type: 'checkout.session.completed', status: 200 },
+    ]);
+
+    // A completed session's page takes no second card.
+    expect((await submitCard(session.url, '4242 4242 4242 4242')).status).toBe(410);
+  });
+});

@@ -1,7 +1,7 @@
 import { Provider } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../../../config/app-config';
+import { AppConfig, PaymentsConfig } from '../../../config/app-config';
 import { APP_CONFIG } from '../../../config/config.module';
 import { Clock } from '../../../platform/clock/clock';
 import { Queues } from '../../../platform/queue/queues';
@@ -12,6 +12,11 @@ import { sandboxPaymentGatewayFor } from './sandbox-payment-gateway';
 import { StripePaymentGateway } from './stripe-payment-gateway';
 import { WebhookSignature, webhookSecretFor } from './webhook-signature';
 
+/** Which gateway the configuration selects: the web app shows the card form that goes with it. */
+export function paymentGatewayNameFor(payments: PaymentsConfig): PaymentGateway['name'] {
+  return payments.stripeSecretKey ? 'stripe' : 'sandbox';
+}
+
 /** Stripe when STRIPE_SECRET_KEY is set; otherwise the sandbox, so a fresh start takes (play) money with no configuration. */
 export const paymentGatewayProviders: Provider[] = [
   {
@@ -19,7 +24,7 @@ export const paymentGatewayProviders: Provider[] = [
     inject: [APP_CONFIG, DataSource, Queues, Clock],
     useFactory: (config: AppConfig, dataSource: DataSource, queues: Queues, clock: Clock): PaymentGateway => {
       const { stripeSecretKey, stripeApiUrl } = config.payments;
-      return stripeSecretKey
+      return paymentGatewayNameFor(config.payments) === 'stripe' && stripeSecretKey
         ? new StripePaymentGateway({ secretKey: stripeSecretKey, apiUrl: stripeApiUrl })
         : sandboxPaymentGatewayFor(config, dataSource, queues, clock);
     },

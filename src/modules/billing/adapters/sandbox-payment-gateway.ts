@@ -5,8 +5,10 @@ import { Clock } from '../../../platform/clock/clock';
 import { Queues } from '../../../platform/queue/queues';
 import {
   CardPaymentMethod,
+  CardSetupSession,
   ChargeOffSession,
   CreateAccountLink,
+  CreateCardSetupSession,
   CreateConnectedAccount,
   CreateCustomer,
   CreatePaymentIntent,
@@ -163,6 +165,17 @@ export class SandboxPaymentGateway extends PaymentGateway {
     if (row.customer_id !== customerId || !sameMetadata(row.metadata, metadata)) throw keyReused(idempotencyKey);
     await this.scheduleSettlement(row);
     return { id: row.id, clientSecret: row.client_secret };
+  }
+
+  /**
+   * No hosted card form stands behind the sandbox: the link leads straight back, `sandbox=1` telling the web app
+   * so; its checkout page saves the test card through a setup intent itself.
+   */
+  async createCardSetupSession({ customerId, cancelUrl }: CreateCardSetupSession): Promise<CardSetupSession> {
+    await this.requireCustomer(customerId);
+    const url = new URL(cancelUrl);
+    url.searchParams.set('sandbox', '1');
+    return { id: newId('cs'), url: url.toString() };
   }
 
   async retrievePaymentMethod(paymentMethodId: string): Promise<CardPaymentMethod> {
@@ -427,7 +440,7 @@ export class SandboxPaymentGateway extends PaymentGateway {
 }
 
 /** The processor's id form: a type prefix and random base62. */
-function newId(prefix: 'cus' | 'pi' | 'seti' | 'pm' | 'evt' | 'acct'): string {
+function newId(prefix: 'cus' | 'pi' | 'seti' | 'pm' | 'evt' | 'acct' | 'cs'): string {
   return `${prefix}_${randomAlphanumerics(ID_RANDOM_CHARS)}`;
 }
 

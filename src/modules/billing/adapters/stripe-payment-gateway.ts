@@ -1,8 +1,10 @@
 import Stripe from 'stripe';
 import {
   CardPaymentMethod,
+  CardSetupSession,
   ChargeOffSession,
   CreateAccountLink,
+  CreateCardSetupSession,
   CreateConnectedAccount,
   CreateCustomer,
   CreatePaymentIntent,
@@ -94,6 +96,30 @@ export class StripePaymentGateway extends PaymentGateway {
       this.stripe.setupIntents.create({ customer: customerId, metadata, usage: 'off_session' }, { idempotencyKey }),
     );
     return { id: intent.id, clientSecret: this.clientSecretOf(intent) };
+  }
+
+  /**
+   * Stripe Checkout in setup mode. Its SetupIntent takes `setup_intent_data.metadata`, not the
+   * session's: the owner must be there for `setup_intent.succeeded` to save the card.
+   */
+  async createCardSetupSession(request: CreateCardSetupSession): Promise<CardSetupSession> {
+    const session = await this.call('create a checkout session', () =>
+      this.stripe.checkout.sessions.create(
+        {
+          mode: 'setup',
+          customer: request.customerId,
+          // The SDK's API version replaced `payment_method_types` with this filter; cards only.
+          allowed_payment_method_types: ['card'],
+          success_url: request.successUrl,
+          cancel_url: request.cancelUrl,
+          metadata: request.metadata,
+          setup_intent_data: { metadata: request.setupIntentMetadata },
+        },
+        { idempotencyKey: request.idempotencyKey },
+      ),
+    );
+    if (!session.url) throw new PaymentGatewayError(`Stripe answered checkout session ${session.id} without a url`);
+    return { id: session.id, url: session.url };
   }
 
   async retrievePaymentMethod(paymentMethodId: string): Promise<CardPaymentMethod> {
@@ -215,6 +241,14 @@ export class StripePaymentGateway extends PaymentGateway {
     const { brand, last4, exp_month: expMonth, exp_year: expYear } = method.card;
     return { id: method.id, brand, last4, expMonth, expYear };
   }
+}
+
+/**
+ * Where Stripe serves Checkout's hosted pages: its own origin, or the loopback fake's (which serves them
+ * beside its API). A web form that is redirected there must be allowed to go (CSP `form-action`).
+ */
+export function stripeCheckoutOrigin(apiUrl: string | undefined): string {
+  return apiUrl ? new URL(apiUrl).origin : 'https://checkout.stripe.com';
 }
 
 /** The SDK takes an address as host, port and protocol rather than a URL. */

@@ -13,6 +13,7 @@ export type BillingCustomerEvent =
       data: { ownerKind: string; ownerId: string; customerId: string; createdAt: string };
     }
   | { type: typeof BillingEvents.SetupIntentOpened; data: { setupIntentId: string; openedAt: string } }
+  | { type: typeof BillingEvents.CardSetupSessionOpened; data: { sessionId: string; openedAt: string } }
   | { type: typeof BillingEvents.PaymentMethodSaved; data: CardPaymentMethod & { setupIntentId: string; savedAt: string } }
   | { type: typeof BillingEvents.PaymentMethodRemoved; data: { paymentMethodId: string; removedAt: string } };
 
@@ -27,6 +28,7 @@ export interface BillingCustomerState {
 export type BillingCustomerCommand =
   | { type: 'RecordCustomer'; ownerKind: string; ownerId: string; customerId: string; now: Date }
   | { type: 'RecordSetupIntent'; setupIntentId: string; now: Date }
+  | { type: 'RecordCardSetupSession'; sessionId: string; now: Date }
   | { type: 'SavePaymentMethod'; setupIntentId: string; method: CardPaymentMethod; now: Date }
   | { type: 'RemovePaymentMethod'; paymentMethodId: string; now: Date };
 
@@ -45,6 +47,8 @@ function decide(command: BillingCustomerCommand, state: BillingCustomerState): D
       ];
     case 'RecordSetupIntent':
       return [{ type: BillingEvents.SetupIntentOpened, data: { setupIntentId: command.setupIntentId, openedAt: at } }];
+    case 'RecordCardSetupSession':
+      return [{ type: BillingEvents.CardSetupSessionOpened, data: { sessionId: command.sessionId, openedAt: at } }];
     case 'SavePaymentMethod':
       if (state.paymentMethods.some((method) => method.id === command.method.id)) return [];
       return [

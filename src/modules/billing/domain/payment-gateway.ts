@@ -26,6 +26,15 @@ export abstract class PaymentGateway {
   /** An intent to save a card for later off-session charges. */
   abstract createSetupIntent(request: CreateSetupIntent): Promise<SetupIntent>;
 
+  /**
+   * A processor-hosted page where the customer types a card to save for
+   * off-session charges; the processor then sends `setup_intent.succeeded`
+   * for an intent carrying `setupIntentMetadata`, as a `createSetupIntent` one would.
+   * The sandbox has no such page: its link leads straight back to `cancelUrl`
+   * with `sandbox=1`, where the web app shows its own test-card form.
+   */
+  abstract createCardSetupSession(request: CreateCardSetupSession): Promise<CardSetupSession>;
+
   /** A saved card; only the fields we may show. */
   abstract retrievePaymentMethod(paymentMethodId: string): Promise<CardPaymentMethod>;
 
@@ -112,6 +121,25 @@ export interface CreateSetupIntent {
   customerId: string;
   metadata: Record<string, string>;
   idempotencyKey: string;
+}
+
+export interface CreateCardSetupSession {
+  customerId: string;
+  /** Where the customer lands once the card is saved (it may not be listed yet: the webhook saves it). */
+  successUrl: string;
+  /** Where the customer lands on leaving the page without a card. */
+  cancelUrl: string;
+  /** Ours, on the session itself (`ownerId`). */
+  metadata: Record<string, string>;
+  /** On the setup intent the page creates: the saga finds the owner there (`ownerKind`, `ownerId`). */
+  setupIntentMetadata: Record<string, string>;
+  idempotencyKey: string;
+}
+
+export interface CardSetupSession {
+  /** `cs_...` in Stripe. */
+  id: string;
+  url: string;
 }
 
 export interface PaymentIntent {

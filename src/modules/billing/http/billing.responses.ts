@@ -22,6 +22,11 @@ export class PortalSession {
   @ApiProperty({ format: 'uri' }) url: string;
 }
 
+export class CardSetupSession {
+  @ApiProperty({ format: 'uri', description: "The processor's hosted card form; it expires within a day" })
+  url: string;
+}
+
 export class WebhookReceived {
   @ApiProperty({ example: true }) received: true;
 }
