@@ -143,6 +143,9 @@ export class PostgresEventStore extends EventStore {
   private listenerTimer: NodeJS.Timeout | undefined;
   private notifyPending = false;
   private closed = false;
+  /** Reads of the global log under way, by position and page size. */
+  private readonly logReads = new Map<string, Promise<EventRow[]>>();
+  private wakes = 0;
   private readonly groupCommit = new GroupCommit((batch: StreamAppend[]) => this.commitBatch(batch), {
     ...GROUP_COMMIT,
     keyOf: (append) => append.streamId,
@@ -291,6 +294,21 @@ export class PostgresEventStore extends EventStore {
 
   async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
     const after = options.after ?? LogPosition.START;
+    const key = `${this.wakes}:${after.commit}/${after.prepare}/${options.maxCount ?? ''}`;
+    const inFlight = this.logReads.get(key);
+    // Every subscriber wakes on the same commit and asks for the same page: one query answers them all,
+    // each with its own copy, since consumers own the events they are handed.
+    if (inFlight) return (await inFlight).map((row) => toRecordedEvent(structuredClone(row)));
+    const read = this.queryLog(after, options.maxCount);
+    this.logReads.set(key, read);
+    try {
+      return (await read).map(toRecordedEvent);
+    } finally {
+      this.logReads.delete(key);
+    }
+  }
+
+  private async queryLog(after: LogPosition, maxCount: number | undefined): Promise<EventRow[]> {
     const { rows } = await this.pool
       .query<EventRow>({
         name: 'svc-read-all',
@@ -299,10 +317,10 @@ export class PostgresEventStore extends EventStore {
                 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
               ORDER BY transaction_id, position
               LIMIT $3`,
-        values: [after.commit.toString(), after.prepare.toString(), options.maxCount],
+        values: [after.commit.toString(), after.prepare.toString(), maxCount],
       })
       .catch(unavailableIfDisconnected('read the log'));
-    return rows.map(toRecordedEvent);
+    return rows;
   }
 
   subscribe(options: SubscribeOptions): Subscription {
@@ -435,7 +453,7 @@ export class PostgresEventStore extends EventStore {
   private announce(written: (AppendResult | null)[]): void {
     for (const result of written)
       if (result && (!this.lastLocalWrite || result.position.isAfter(this.lastLocalWrite))) this.lastLocalWrite = result.position;
-    this.wake.notify();
+    this.wakeSubscribers();
     if (this.notifyPending || this.closed) return;
     this.notifyPending = true;
     setTimeout(() => {
@@ -444,6 +462,12 @@ export class PostgresEventStore extends EventStore {
         .catch(() => undefined) // subscribers poll anyway
         .finally(() => (this.notifyPending = false));
     }, NOTIFY_COALESCE_MS);
+  }
+
+  /** A read joins one under way only if no wake-up came since it began, so it never misses what woke it. */
+  private wakeSubscribers(): void {
+    this.wakes++;
+    this.wake.notify();
   }
 
   private listen(): void {
@@ -457,7 +481,7 @@ export class PostgresEventStore extends EventStore {
       client.end().catch(() => undefined);
       if (!this.closed) this.listenerTimer = setTimeout(() => this.listen(), LISTEN_RECONNECT_MS);
     };
-    client.on('notification', () => this.wake.notify());
+    client.on('notification', () => this.wakeSubscribers());
     client.on('error', retry);
     client
       .connect()

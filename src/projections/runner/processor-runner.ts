@@ -37,7 +37,12 @@ export class ProcessorRunner {
   private readonly locks: AdvisoryLockSession;
   private lifecycle: Promise<void> = Promise.resolve();
   private subscription: Subscription | undefined;
+  /** How far this runner has handled the log; ahead of `stored` while batches held nothing it handles. */
   private position = LogPosition.START;
+  /** The checkpoint as this runner last read or wrote it: another value in the table means another runner moved it. */
+  private stored = LogPosition.START;
+  /** Batches and checkpoint flushes take turns, so only one of them writes the checkpoint at a time. */
+  private checkpointTurn: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
   private readonly progressListeners = new Set<(name: string, position: LogPosition) => void>();
@@ -79,7 +84,10 @@ export class ProcessorRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.serially(() => this.deactivate());
+    await this.serially(async () => {
+      await this.flushCheckpoint().catch(() => undefined); // only a shorter replay on the next start is at stake
+      await this.deactivate();
+    });
     if (this.ownsLocks) await this.locks.close();
   }
 
@@ -96,7 +104,10 @@ export class ProcessorRunner {
       if (this.stopped) return;
       try {
         if (!this.subscription) await this.tryActivate();
-        else await this.checkLockAndRebuild();
+        else {
+          await this.checkLockAndRebuild();
+          await this.flushCheckpoint();
+        }
       } catch (error) {
         this.logger.error(`processor ${this.name}: ${describe(error)}`);
         await this.deactivate();
@@ -110,7 +121,7 @@ export class ProcessorRunner {
     this.holdsLock = true;
     const checkpoint = await Checkpoints.read(this.dataSource.manager, this.name);
     if (checkpoint.rebuildRequested) await this.reset();
-    else this.position = checkpoint.position;
+    else this.position = this.stored = checkpoint.position;
     this.subscribe();
   }
 
@@ -151,29 +162,61 @@ export class ProcessorRunner {
       if (this.processor.kind === 'projection') await this.processor.projection.reset(tx);
       await Checkpoints.reset(tx, this.name);
     });
-    this.position = LogPosition.START;
+    this.position = this.stored = LogPosition.START;
   }
 
-  private async handleBatch(delivered: RecordedEvent[]): Promise<void> {
-    // Stopping: the subscription is about to end, and the stored checkpoint is where the next start resumes.
-    if (this.stopped) return;
-    // A batch retried after a partial event-by-event pass: skip what is already applied.
-    const events = delivered.filter((event) => event.position.isAfter(this.position));
-    if (events.length === 0) return;
-    let reached: LogPosition;
-    try {
-      reached =
-        this.processor.kind === 'projection'
-          ? await this.applyBatch(events, events[events.length - 1].position)
-          : await this.processBatch(events);
-    } catch (error) {
-      if (error instanceof CheckpointMoved) {
-        await this.restartFromStoredCheckpoint();
-        return;
+  private handleBatch(delivered: RecordedEvent[]): Promise<void> {
+    return this.takingCheckpointTurn(async () => {
+      // Stopping: the subscription is about to end, and the stored checkpoint is where the next start resumes.
+      if (this.stopped) return;
+      // A batch retried after a partial event-by-event pass: skip what is already applied.
+      const events = delivered.filter((event) => event.position.isAfter(this.position));
+      if (events.length === 0) return;
+      let reached: LogPosition;
+      try {
+        if (!events.some((event) => this.handles(event.type))) {
+          // Nothing to do: the position moves in memory only, saving a transaction per batch; the checkpoint
+          // follows with the next batch handled or the next flush, and a restart merely rereads these events.
+          reached = events[events.length - 1].position;
+        } else {
+          reached =
+            this.processor.kind === 'projection'
+              ? await this.applyBatch(events, events[events.length - 1].position)
+              : await this.processBatch(events);
+        }
+      } catch (error) {
+        if (error instanceof CheckpointMoved) {
+          await this.restartFromStoredCheckpoint();
+          return;
+        }
+        throw error;
       }
-      throw error;
-    }
-    this.advanced(reached);
+      this.advanced(reached);
+    });
+  }
+
+  private takingCheckpointTurn(work: () => Promise<void>): Promise<void> {
+    const turn = this.checkpointTurn.then(work);
+    this.checkpointTurn = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Stores a position that moved past batches holding nothing to handle. */
+  private flushCheckpoint(): Promise<void> {
+    return this.takingCheckpointTurn(async () => {
+      if (!this.subscription || !this.position.isAfter(this.stored)) return;
+      const position = this.position;
+      try {
+        await this.dataSource.transaction(async (tx) => {
+          await this.guardCheckpoint(tx);
+          await Checkpoints.save(tx, this.name, position);
+        });
+        this.stored = position;
+      } catch (error) {
+        if (error instanceof CheckpointMoved) return this.restartFromStoredCheckpoint();
+        throw error;
+      }
+    });
   }
 
   /** The events of a batch to handle now: while stopping, only the one in hand, so a shutdown waits for one event at most. */
@@ -197,6 +240,7 @@ export class ProcessorRunner {
         for (const event of events) if (this.handles(event.type)) await projection.apply(event, tx);
         await Checkpoints.save(tx, this.name, last);
       });
+      this.stored = last;
       return last;
     } catch (error) {
       if (error instanceof CheckpointMoved) throw error;
@@ -224,6 +268,7 @@ export class ProcessorRunner {
       await this.guardCheckpoint(tx);
       await Checkpoints.save(tx, this.name, reached);
     });
+    this.stored = reached;
     return reached;
   }
 
@@ -240,7 +285,7 @@ export class ProcessorRunner {
             await handle(tx);
             await Checkpoints.save(tx, this.name, event.position);
           });
-          this.position = event.position;
+          this.position = this.stored = event.position;
         } else {
           await handle(this.dataSource.manager);
         }
@@ -264,12 +309,12 @@ export class ProcessorRunner {
       }
       if (transactional) await Checkpoints.save(tx, this.name, event.position);
     });
-    if (transactional) this.position = event.position;
+    if (transactional) this.position = this.stored = event.position;
   }
 
   private async guardCheckpoint(tx: EntityManager): Promise<void> {
     const stored = await Checkpoints.lock(tx, this.name);
-    if (stored.position.compare(this.position) !== 0) throw new CheckpointMoved();
+    if (stored.position.compare(this.stored) !== 0) throw new CheckpointMoved();
   }
 
   private async restartFromStoredCheckpoint(): Promise<void> {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
 import { AppendResult, DuplicateEventIdError, WrongExpectedVersionError } from '../../../src/event-store/event-store';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres-event-store';
 import { createTestDatabase, openPool, TestDatabase } from '../../support/database';
@@ -42,6 +43,30 @@ describe('PostgreSQL event store', () => {
     const first = await store.appendAtomically(appends);
     const again = await store.appendAtomically(appends);
     expect(again.map((r) => r.position.toString())).toEqual(first.map((r) => r.position.toString()));
+    await store.close();
+    await pool.end();
+  });
+
+  it('answers identical concurrent reads of the log with one query, each reader with its own copy', async () => {
+    const pool = openPool(db.url, 4);
+    const store = new PostgresEventStore(pool);
+    const streamId = `shared-${randomUUID()}`;
+    await store.append(streamId, [{ type: 'X', data: { nested: { n: 1 } }, eventId: randomUUID() }], 'no_stream');
+    const logQueries = countNamedQueries(pool, 'svc-read-all');
+
+    const reads = await Promise.all(Array.from({ length: 5 }, () => store.readAll({ maxCount: 10_000 })));
+    expect(logQueries()).toBe(1);
+    const mine = reads.map((events) => events.find((e) => e.streamId === streamId)!);
+    expect(mine.every((event) => event.data.nested !== undefined)).toBe(true);
+    expect(new Set(mine.map((event) => event.data.nested)).size).toBe(5); // never one object shared by two readers
+
+    // A read begun after an append (which wakes subscribers) never joins one begun before it, so it sees the event.
+    const before = store.readAll({ maxCount: 10_000 });
+    const later = `later-${randomUUID()}`;
+    await store.append(later, [{ type: 'X', data: {}, eventId: randomUUID() }], 'no_stream');
+    const after = await store.readAll({ maxCount: 10_000 });
+    await before;
+    expect(after.some((e) => e.streamId === later)).toBe(true);
     await store.close();
     await pool.end();
   });
@@ -386,3 +411,14 @@ describe('PostgreSQL event store', () => {
     });
   });
 });
+
+/** Counts the prepared statements of a name that the pool sends from now on. */
+function countNamedQueries(pool: Pool, name: string): () => number {
+  let count = 0;
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    if ((args[0] as { name?: string })?.name === name) count++;
+    return query(...args);
+  };
+  return () => count;
+}
