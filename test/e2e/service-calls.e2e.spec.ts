@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { Caller, newCaller } from '../support/accounts';
 import { startTestApp, TestApp } from '../support/app';
 import { CatalogSeed, SeedVendor } from '../support/catalog-seed';
@@ -153,6 +154,29 @@ describe('metered service calls', () => {
     expect(await balanceOf(caller)).toBe(0);
     const refused = await json(answers[statuses.indexOf(402)]);
     expect(refused).toMatchObject({ status: 'insufficient_balance' });
+  });
+
+  it('counts settled calls in the service card and keeps the trust score’s success rate current', async () => {
+    const caller = await newCaller(app);
+    await fundWallet(app, caller, 1000);
+    const { path, listingId } = await liveService('https', 5);
+    const rateStored = async () =>
+      (
+        await app.server.app.get(DataSource).query('SELECT service_success_rate AS rate FROM listings WHERE id = $1', [listingId])
+      )[0].rate as number | null;
+    const card = async () =>
+      ((await json(await fetch(`${app.url}/v1/services?protocol=https&per_page=50`))).services as { id: string }[]).find(
+        (s) => s.id === listingId,
+      );
+
+    expect((await caller.call('POST', path, { tool: 'echo' })).status).toBe(200);
+    expect((await caller.call('POST', path, { tool: 'echo' })).status).toBe(200);
+    expect(await rateStored()).toBe(1);
+    expect((await caller.call('POST', path, { tool: 'fail' })).status).toBe(502);
+    expect(await rateStored()).toBeCloseTo(2 / 3, 10);
+    expect((await caller.call('POST', path, { tool: 'echo' })).status).toBe(200);
+    expect(await rateStored()).toBe(0.75);
+    expect(await card()).toMatchObject({ totalCalls: 4, successRate: '0.7500' });
   });
 
   it('refuses a cost above maxCostCents with 402, charging nothing', async () => {

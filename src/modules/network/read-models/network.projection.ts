@@ -95,10 +95,12 @@ export class NetworkProjection implements Projection {
          last_called_at = greatest(service_stats.last_called_at, $4)`,
       [d.listingId, d.outcome === 'success' ? 1 : 0, d.durationMs, d.calledAt],
     );
-    // The trust score's 10 service points (the catalog's trigger recomputes it from this column).
+    // The trust score's 10 service points (the catalog's trigger recomputes it from this column); an unchanged
+    // rate leaves the listing's row, its search index entries and its trust score alone.
     await tx.query(
       `UPDATE listings l SET service_success_rate = s.successes::double precision / s.total_calls
-       FROM service_stats s WHERE s.listing_id = l.id AND l.id = $1`,
+       FROM service_stats s WHERE s.listing_id = l.id AND l.id = $1
+         AND l.service_success_rate IS DISTINCT FROM s.successes::double precision / s.total_calls`,
       [d.listingId],
     );
   }
