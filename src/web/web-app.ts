@@ -23,7 +23,7 @@ import { Clock } from '../platform/clock/clock';
 import { ProjectionWaiter } from '../projections/read-your-writes';
 import { GithubProvider, IdentityProvider, OidcProvider } from './sign-in/identity-providers';
 import { LOCAL_IDP_CLIENT_ID, LOCAL_IDP_PATH, LocalIdp } from './sign-in/local-idp';
-import { WebSession, WebSessions } from './sessions/web-sessions';
+import { SESSION_MAX_DAYS, WebSession, WebSessions } from './sessions/web-sessions';
 import { callApi } from './web-api';
 import { registerAccountPages } from './account-pages';
 import { registerPages } from './pages';
@@ -291,7 +291,9 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
         withEventContext({ correlationId: request.id }, async () => {
           const userId = await commands.execute<EnsureUserCommand, string>(new EnsureUserCommand(identity.email));
           const issued = await commands.execute<IssueTokenCommand, IssuedToken>(
-            new IssueTokenCommand(userId, `web session (${provider.id})`, [...SCOPES], 'web'),
+            new IssueTokenCommand(userId, `web session (${provider.id})`, [...SCOPES], 'web', {
+              expiresInDays: SESSION_MAX_DAYS,
+            }),
           );
           return { userId, issued };
         }),
