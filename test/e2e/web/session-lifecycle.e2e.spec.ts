@@ -83,7 +83,9 @@ describe('web: sessions end after inactivity and with the account', () => {
     const sessions = app.server.app.get(WebSessions);
     const open = async (email: string) => {
       const userId: string = await commands.execute(new EnsureUserCommand(email));
-      const issued: IssuedToken = await commands.execute(new IssueTokenCommand(userId, 'web session (local)', [...SCOPES], 'web'));
+      const issued: IssuedToken = await commands.execute(
+        new IssueTokenCommand(userId, 'web session (local)', [...SCOPES], 'web'),
+      );
       const id = await sessions.open(userId, issued.tokenId, issued.token, 'local');
       const caller = callerFor(app, userId, issued.token);
       await eventually(async () => (await caller.call('GET', '/v1/users/me')).status === 200);
