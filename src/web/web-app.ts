@@ -300,6 +300,13 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
       );
       if (lastPosition) await deps.waiter.waitFor(lastPosition, eventTypes);
       const { userId, issued } = signedIn;
+      // Signing in again replaces this browser's session: the old one must not stay live beside it.
+      const previousId = request.cookies[SESSION_COOKIE];
+      const previous = previousId ? await sessions.end(previousId) : null;
+      if (previous) {
+        await commands.execute(new RevokeTokenCommand(previous.tokenId, previous.userId)).catch(() => undefined);
+        await audit('web_sign_out', previous.userId, { replaced: true });
+      }
       const id = await sessions.open(userId, issued.tokenId, issued.token, provider.id);
       await audit('web_sign_in', userId, { provider: provider.id, ip: request.ip });
       reply.clearCookie(SIGN_IN_COOKIE, { ...sessionCookie, path: '/auth' });

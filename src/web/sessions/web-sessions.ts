@@ -111,6 +111,13 @@ export class WebSessions {
     return Array.isArray(result[0]) ? result[0] : result;
   }
 
+  /** Ends the session a cookie names, live or idle; answers its token, for the caller to revoke. */
+  async end(id: string): Promise<{ userId: string; tokenId: string } | null> {
+    if (!/^[\w-]{20,100}$/.test(id)) return null;
+    const [row] = await this.rows(`DELETE FROM web_sessions WHERE id_hash = $1 RETURNING user_id, token_id`, [hashId(id)]);
+    return row ? { userId: row.user_id, tokenId: row.token_id } : null;
+  }
+
   async close(idHash: string): Promise<void> {
     await this.dataSource.query('DELETE FROM web_sessions WHERE id_hash = $1', [idHash]);
   }

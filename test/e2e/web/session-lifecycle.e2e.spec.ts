@@ -104,6 +104,32 @@ describe('web: sessions end after inactivity and with the account', () => {
     expect((await sessions.resume(busy.id)).session).not.toBeNull();
   });
 
+  it("signing in again ends the browser's previous session and revokes its token", async () => {
+    const first = `first-${randomUUID()}@example.com`;
+    const second = `second-${randomUUID()}@example.com`;
+    const { context, page } = await signedInPage(first);
+    const sessionOf = (email: string) =>
+      sql(`SELECT s.token_id FROM web_sessions s JOIN users u ON u.id = s.user_id WHERE u.email = $1`, [email]);
+    const [old] = await sessionOf(first);
+    expect(old).toBeDefined();
+    // Keep only the web session's cookie: the local identity provider then asks for an e-mail again.
+    const kept = (await context.cookies()).filter((c) => c.name === 'svc_session');
+    await context.clearCookies();
+    await context.addCookies(kept);
+    await page.goto(`${app.url}/auth/local/start?returnTo=%2Fwallet`);
+    await page.getByLabel('E-mail').fill(second);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/wallet$/);
+
+    expect(await sessionOf(first)).toEqual([]);
+    expect(await sessionOf(second)).toHaveLength(1);
+    await eventually(async () => {
+      const [token] = await sql(`SELECT revoked_at FROM api_tokens WHERE id = $1`, [old.token_id]);
+      return token.revoked_at !== null;
+    });
+    await context.close();
+  });
+
   it('deleting the account ends its web sessions', async () => {
     const email = `leaving-${randomUUID()}@example.com`;
     const { context, page } = await signedInPage(email);
