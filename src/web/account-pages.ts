@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { SCOPES } from '../modules/auth/domain/api-token';
 import { POLICY_PACKAGE_TYPES } from '../modules/policies/domain/spend-policy';
-import type { PageHandler } from './web-app';
+import type { PageContext, PageHandler } from './web-app';
 import { formatCents } from './pages';
 
 type Page = (handler: PageHandler) => (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
@@ -136,34 +136,45 @@ export function registerAccountPages(
     }),
   );
 
+  /** The checkout page as GET shows it (saved cards, the gateway's card form), plus what `extra` adds. */
+  const showCheckout = async (
+    { render, api }: PageContext,
+    listingId: string,
+    releaseId: string,
+    extra: (paymentMethods: Row[]) => Record<string, unknown>,
+    status = 200,
+  ) => {
+    const methods = await api<{ paymentMethods?: Row[] }>('GET', '/v1/billing/payment-methods');
+    const paymentMethods = methods.status === 200 ? (methods.body.paymentMethods ?? []) : [];
+    return render(
+      'checkout.njk',
+      { title: 'Check out', listingId, releaseId, sandbox: options.sandboxPayments, paymentMethods, ...extra(paymentMethods) },
+      status,
+    );
+  };
+
   // Checkout: the card purchase a 402 pointed at (no saved payment method, or the owner buys on the web).
   web.get(
     '/checkout/:listingId',
-    page(async (request, _reply, { render, requireSignIn, api }) => {
+    page(async (request, _reply, context) => {
+      const { render, requireSignIn } = context;
       if (requireSignIn()) return;
       const { listingId } = request.params as { listingId: string };
       const releaseId = one((request.query as Form).releaseId);
       if (!UUID.test(listingId) || (releaseId && !UUID.test(releaseId)))
         return render('error.njk', { title: 'Not found', message: 'No such package.' }, 404);
-      const methods = await api<{ paymentMethods?: Row[] }>('GET', '/v1/billing/payment-methods');
-      const paymentMethods = methods.status === 200 ? (methods.body.paymentMethods ?? []) : [];
       // Back from the processor's hosted form: its webhook saves the card, which may not be listed yet.
       const card = one((request.query as Form).card);
       const returned = card === 'added' || card === 'canceled';
-      return render('checkout.njk', {
-        title: 'Check out',
-        listingId,
-        releaseId,
-        sandbox: options.sandboxPayments,
-        paymentMethods,
-        ...(returned && !options.sandboxPayments
+      return showCheckout(context, listingId, releaseId, (paymentMethods) =>
+        returned && !options.sandboxPayments
           ? card === 'canceled'
             ? { cardNotice: { ok: false, text: 'No card was added.' } }
             : paymentMethods.length
               ? { cardNotice: { ok: true, text: 'Your card is saved.' } }
               : { cardPending: request.url, cardPendingLink: 'Refresh this page' }
-          : {}),
-      });
+          : {},
+      );
     }),
   );
 
@@ -199,7 +210,8 @@ export function registerAccountPages(
   web.post(
     '/checkout/:listingId/card',
     csrfChecked,
-    page(async (request, reply, { render, requireSignIn, api }) => {
+    page(async (request, _reply, context) => {
+      const { render, requireSignIn, api } = context;
       if (requireSignIn()) return;
       const { listingId } = request.params as { listingId: string };
       const form = formOf(request);
@@ -209,18 +221,7 @@ export function registerAccountPages(
       const back = `/checkout/${listingId}${releaseId ? `?releaseId=${releaseId}` : ''}`;
       const number = one(form.cardNumber).replace(/[\s-]/g, '');
       if (!options.sandboxPayments || number !== '4242424242424242') {
-        return render(
-          'checkout.njk',
-          {
-            title: 'Check out',
-            listingId,
-            releaseId,
-            sandbox: options.sandboxPayments,
-            paymentMethods: [],
-            cardError: 'Use the test card 4242 4242 4242 4242.',
-          },
-          400,
-        );
+        return showCheckout(context, listingId, releaseId, () => ({ cardError: 'Use the test card 4242 4242 4242 4242.' }), 400);
       }
       const answer = await api('POST', '/v1/billing/setup-intent', undefined, moneyFormKey(form));
       if (answer.status !== 200 && answer.status !== 201)
@@ -243,7 +244,8 @@ export function registerAccountPages(
   web.post(
     '/checkout/:listingId',
     csrfChecked,
-    page(async (request, _reply, { render, requireSignIn, api }) => {
+    page(async (request, _reply, context) => {
+      const { render, requireSignIn, api } = context;
       if (requireSignIn()) return;
       const { listingId } = request.params as { listingId: string };
       const form = formOf(request);
@@ -257,13 +259,11 @@ export function registerAccountPages(
         moneyFormKey(form),
       );
       const done = answer.status === 200;
-      return render(
-        'checkout.njk',
-        {
-          title: 'Check out',
-          listingId,
-          releaseId,
-          paymentMethods: [],
+      return showCheckout(
+        context,
+        listingId,
+        releaseId,
+        () => ({
           notice: {
             ok: done,
             text: done
@@ -272,7 +272,7 @@ export function registerAccountPages(
                 : 'Purchased: the package is yours.'
               : (answer.body.message ?? String(answer.body.reason ?? 'The purchase did not go through.')),
           },
-        },
+        }),
         done ? 200 : 400,
       );
     }),

@@ -23,7 +23,7 @@ import { Clock } from '../platform/clock/clock';
 import { ProjectionWaiter } from '../projections/read-your-writes';
 import { GithubProvider, IdentityProvider, OidcProvider } from './sign-in/identity-providers';
 import { LOCAL_IDP_CLIENT_ID, LOCAL_IDP_PATH, LocalIdp } from './sign-in/local-idp';
-import { WebSession, WebSessions } from './sessions/web-sessions';
+import { SESSION_MAX_DAYS, WebSession, WebSessions } from './sessions/web-sessions';
 import { callApi } from './web-api';
 import { registerAccountPages } from './account-pages';
 import { registerPages } from './pages';
@@ -215,7 +215,7 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
     web.get(
       '/signin',
       page(async (request, reply, { render, session }) => {
-        const returnTo = safeReturnTo((request.query as Record<string, string>).returnTo);
+        const returnTo = safeReturnTo((request.query as Record<string, string>).returnTo, config.webUrl);
         if (session) return reply.redirect(returnTo, 303);
         return render('signin.njk', {
           title: 'Sign in',
@@ -232,7 +232,7 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
           .status(404)
           .type('text/html; charset=utf-8')
           .send(views.render('error.njk', { title: 'Not found', message: 'No such sign-in provider.' }));
-      const returnTo = safeReturnTo((request.query as Record<string, string>).returnTo);
+      const returnTo = safeReturnTo((request.query as Record<string, string>).returnTo, config.webUrl);
       const state = randomBytes(24).toString('base64url');
       const nonce = randomBytes(24).toString('base64url');
       const codeVerifier = randomBytes(32).toString('base64url');
@@ -291,18 +291,28 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
         withEventContext({ correlationId: request.id }, async () => {
           const userId = await commands.execute<EnsureUserCommand, string>(new EnsureUserCommand(identity.email));
           const issued = await commands.execute<IssueTokenCommand, IssuedToken>(
-            new IssueTokenCommand(userId, `web session (${provider.id})`, [...SCOPES], 'web'),
+            new IssueTokenCommand(userId, `web session (${provider.id})`, [...SCOPES], 'web', {
+              expiresInDays: SESSION_MAX_DAYS,
+            }),
           );
           return { userId, issued };
         }),
       );
       if (lastPosition) await deps.waiter.waitFor(lastPosition, eventTypes);
       const { userId, issued } = signedIn;
+      // Signing in again replaces this browser's session: the old one must not stay live beside it.
+      const previousId = request.cookies[SESSION_COOKIE];
+      const previous = previousId ? await sessions.end(previousId) : null;
+      if (previous) {
+        await commands.execute(new RevokeTokenCommand(previous.tokenId, previous.userId)).catch(() => undefined);
+        await audit('web_sign_out', previous.userId, { replaced: true });
+      }
       const id = await sessions.open(userId, issued.tokenId, issued.token, provider.id);
       await audit('web_sign_in', userId, { provider: provider.id, ip: request.ip });
       reply.clearCookie(SIGN_IN_COOKIE, { ...sessionCookie, path: '/auth' });
       reply.setCookie(SESSION_COOKIE, id, sessionCookie);
-      return reply.redirect(attempt.returnTo, 303);
+      // Checked again: a row stored by an older version may predate the current rule.
+      return reply.redirect(safeReturnTo(attempt.returnTo, config.webUrl), 303);
     });
 
     web.post(
@@ -324,11 +334,23 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
   });
 }
 
-/** Only a path on this site: never an open redirect. */
-export function safeReturnTo(value: unknown): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
-  if (value.length > 500 || /[\r\n]/.test(value)) return '/';
-  return value;
+/**
+ * Only a path on this site: never an open redirect. Browsers drop tabs and newlines from a URL and read
+ * `\\` as `/`, so `/\t/evil.example` would become `//evil.example`: any control character or backslash
+ * is refused outright, and what is left must resolve to our own origin.
+ */
+export function safeReturnTo(value: unknown, webUrl: string): string {
+  if (typeof value !== 'string' || value.length > 500) return '/';
+  if (!value.startsWith('/') || value.startsWith('//') || /[\u0000-\u001f\u007f\\]/.test(value)) return '/';
+  try {
+    const origin = new URL(webUrl).origin;
+    const target = new URL(value, origin);
+    if (target.origin !== origin) return '/';
+    // The parser's own serialization: percent-encoded, safe in a Location header.
+    return `${target.pathname}${target.search}${target.hash}`;
+  } catch {
+    return '/';
+  }
 }
 
 const STYLESHEET = `

@@ -11,10 +11,11 @@ import { Clock } from '../platform/clock/clock';
 import { ProjectionWaiter } from '../projections/read-your-writes';
 import { WebSessions } from './sessions/web-sessions';
 import { WebSessionsProjection } from './sessions/web-sessions.projection';
+import { WebSessionsSweeper } from './sessions/web-sessions.sweeper';
 import { registerWebApp } from './web-app';
 
 /** The web app (see web-app.ts): its pages are Fastify routes, registered as the app initializes. */
-@Module({ providers: [WebSessions, WebSessionsProjection, DeviceCodesReader] })
+@Module({ providers: [WebSessions, WebSessionsProjection, WebSessionsSweeper, DeviceCodesReader] })
 export class WebModule implements OnApplicationBootstrap {
   constructor(
     private readonly adapterHost: HttpAdapterHost,

@@ -14,6 +14,12 @@ export interface WebSession {
   provider: string;
 }
 
+/**
+ * A session's absolute lifetime, however busy: its API token is issued to expire then, so a session
+ * nobody ends (no sign-out, no sweep) still leaves no token valid for ever.
+ */
+export const SESSION_MAX_DAYS = 30;
+
 const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
 const sealKey = (id: string) => Buffer.from(hkdfSync('sha256', id, 'svc-web', 'api-token-seal', 32));
 
@@ -64,11 +70,11 @@ export class WebSessions {
   async resume(id: string): Promise<{ session: WebSession | null; expired?: { userId: string; tokenId: string } }> {
     if (!/^[\w-]{20,100}$/.test(id)) return { session: null };
     const now = this.clock.now();
-    const idleSince = new Date(now.getTime() - this.config.web.sessionIdleMinutes * 60_000);
+    const { idleSince, bornSince } = this.limits(now);
     const [row] = await this.rows(
-      `UPDATE web_sessions SET last_seen_at = $2 WHERE id_hash = $1 AND last_seen_at > $3
+      `UPDATE web_sessions SET last_seen_at = $2 WHERE id_hash = $1 AND last_seen_at > $3 AND created_at > $4
        RETURNING user_id, token_id, sealed_token, provider`,
-      [hashId(id), now, idleSince],
+      [hashId(id), now, idleSince, bornSince],
     );
     if (!row) {
       const [stale] = await this.rows(`DELETE FROM web_sessions WHERE id_hash = $1 RETURNING user_id, token_id`, [hashId(id)]);
@@ -79,10 +85,37 @@ export class WebSessions {
     return { session: { idHash: hashId(id), userId: row.user_id, tokenId: row.token_id, apiToken, provider: row.provider } };
   }
 
+  /**
+   * Removes every session idle past WEB_SESSION_IDLE_MINUTES or older than SESSION_MAX_DAYS, and hands
+   * back their tokens, for the caller to revoke: a browser that never returns must not leave one live.
+   */
+  async sweep(): Promise<{ userId: string; tokenId: string }[]> {
+    const { idleSince, bornSince } = this.limits(this.clock.now());
+    const rows = await this.rows(
+      `DELETE FROM web_sessions WHERE last_seen_at <= $1 OR created_at <= $2 RETURNING user_id, token_id`,
+      [idleSince, bornSince],
+    );
+    return rows.map((row) => ({ userId: row.user_id, tokenId: row.token_id }));
+  }
+
+  private limits(now: Date): { idleSince: Date; bornSince: Date } {
+    return {
+      idleSince: new Date(now.getTime() - this.config.web.sessionIdleMinutes * 60_000),
+      bornSince: new Date(now.getTime() - SESSION_MAX_DAYS * 24 * 60 * 60_000),
+    };
+  }
+
   /** TypeORM answers UPDATE and DELETE with [rows, count], SELECT with rows. */
   private async rows(sql: string, parameters: unknown[]): Promise<Record<string, any>[]> {
     const result = await this.dataSource.query(sql, parameters);
     return Array.isArray(result[0]) ? result[0] : result;
+  }
+
+  /** Ends the session a cookie names, live or idle; answers its token, for the caller to revoke. */
+  async end(id: string): Promise<{ userId: string; tokenId: string } | null> {
+    if (!/^[\w-]{20,100}$/.test(id)) return null;
+    const [row] = await this.rows(`DELETE FROM web_sessions WHERE id_hash = $1 RETURNING user_id, token_id`, [hashId(id)]);
+    return row ? { userId: row.user_id, tokenId: row.token_id } : null;
   }
 
   async close(idHash: string): Promise<void> {

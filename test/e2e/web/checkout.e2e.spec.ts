@@ -61,6 +61,13 @@ describe('web: checkout, where a 402 for want of a saved card points', () => {
     await page.getByRole('link', { name: 'Continue to the purchase' }).click();
     await page.getByText(/Saved cards: .* ending 4242/).waitFor();
     await screenshot(page, 'checkout');
+    // A failed attempt (an empty wallet) shows the same page again: the saved card, no card form.
+    await page.getByLabel('Wallet').check();
+    await page.getByRole('button', { name: 'Complete the purchase' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByText(/Saved cards: .* ending 4242/).waitFor();
+    expect(await page.getByRole('button', { name: 'Add a card' }).count()).toBe(0);
+    await page.getByLabel('Saved card').check();
     await page.getByRole('button', { name: 'Complete the purchase' }).click();
     await page.getByText('Purchased: the package is yours.').waitFor();
     await eventually(async () => (await cli.call('GET', `/v1/entitlements/${listingId}`)).status === 200, {

@@ -8,6 +8,8 @@ import { EnsureUserCommand } from '../../../src/modules/users/commands/ensure-us
 import { ManualClock } from '../../../src/platform/clock/clock';
 import { callerFor, eventually } from '../../support/accounts';
 import { startTestApp, TestApp } from '../../support/app';
+import { WebSessions } from '../../../src/web/sessions/web-sessions';
+import { WebSessionsSweeper } from '../../../src/web/sessions/web-sessions.sweeper';
 import { freePort, launchBrowser, signInLocally } from '../../support/browser';
 
 describe('web: sessions end after inactivity and with the account', () => {
@@ -58,6 +60,71 @@ describe('web: sessions end after inactivity and with the account', () => {
     expect((await context.cookies()).some((c) => c.name === 'svc_session')).toBe(false);
     await eventually(async () => {
       const [token] = await sql(`SELECT revoked_at FROM api_tokens WHERE id = $1`, [session.token_id]);
+      return token.revoked_at !== null;
+    });
+    await context.close();
+  });
+
+  it("a sign-in's API token expires with the session's absolute lifetime (30 days)", async () => {
+    const email = `bounded-${randomUUID()}@example.com`;
+    const { context } = await signedInPage(email);
+    const [token] = await sql(
+      `SELECT t.created_at, t.expires_at FROM web_sessions s JOIN users u ON u.id = s.user_id JOIN api_tokens t ON t.id = s.token_id
+       WHERE u.email = $1`,
+      [email],
+    );
+    expect(token.expires_at).not.toBeNull();
+    expect(new Date(token.expires_at).getTime() - new Date(token.created_at).getTime()).toBe(30 * 24 * 60 * 60_000);
+    await context.close();
+  });
+
+  it('the sweep ends sessions nobody came back to and revokes their tokens; live ones stay', async () => {
+    const commands = app.server.app.get(CommandBus);
+    const sessions = app.server.app.get(WebSessions);
+    const open = async (email: string) => {
+      const userId: string = await commands.execute(new EnsureUserCommand(email));
+      const issued: IssuedToken = await commands.execute(
+        new IssueTokenCommand(userId, 'web session (local)', [...SCOPES], 'web'),
+      );
+      const id = await sessions.open(userId, issued.tokenId, issued.token, 'local');
+      const caller = callerFor(app, userId, issued.token);
+      await eventually(async () => (await caller.call('GET', '/v1/users/me')).status === 200);
+      return { id, caller, tokenId: issued.tokenId };
+    };
+    const abandoned = await open(`abandoned-${randomUUID()}@example.com`);
+    clock.advance(20 * 60_000);
+    const busy = await open(`busy-${randomUUID()}@example.com`);
+    clock.advance(11 * 60_000); // the first idle 31 minutes, the second 11
+
+    await app.server.app.get(WebSessionsSweeper).runOnce();
+    const left = await sql(`SELECT token_id FROM web_sessions WHERE token_id = ANY($1)`, [[abandoned.tokenId, busy.tokenId]]);
+    expect(left).toEqual([{ token_id: busy.tokenId }]);
+    await eventually(async () => (await abandoned.caller.call('GET', '/v1/users/me')).status === 401);
+    expect((await busy.caller.call('GET', '/v1/users/me')).status).toBe(200);
+    expect((await sessions.resume(busy.id)).session).not.toBeNull();
+  });
+
+  it("signing in again ends the browser's previous session and revokes its token", async () => {
+    const first = `first-${randomUUID()}@example.com`;
+    const second = `second-${randomUUID()}@example.com`;
+    const { context, page } = await signedInPage(first);
+    const sessionOf = (email: string) =>
+      sql(`SELECT s.token_id FROM web_sessions s JOIN users u ON u.id = s.user_id WHERE u.email = $1`, [email]);
+    const [old] = await sessionOf(first);
+    expect(old).toBeDefined();
+    // Keep only the web session's cookie: the local identity provider then asks for an e-mail again.
+    const kept = (await context.cookies()).filter((c) => c.name === 'svc_session');
+    await context.clearCookies();
+    await context.addCookies(kept);
+    await page.goto(`${app.url}/auth/local/start?returnTo=%2Fwallet`);
+    await page.getByLabel('E-mail').fill(second);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/wallet$/);
+
+    expect(await sessionOf(first)).toEqual([]);
+    expect(await sessionOf(second)).toHaveLength(1);
+    await eventually(async () => {
+      const [token] = await sql(`SELECT revoked_at FROM api_tokens WHERE id = $1`, [old.token_id]);
       return token.revoked_at !== null;
     });
     await context.close();

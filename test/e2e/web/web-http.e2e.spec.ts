@@ -1,4 +1,10 @@
+import { createHash } from 'node:crypto';
+import { CommandBus } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
+import { IssuedToken, IssueTokenCommand } from '../../../src/modules/auth/commands/issue-token/issue-token.command';
+import { SCOPES } from '../../../src/modules/auth/domain/api-token';
+import { EnsureUserCommand } from '../../../src/modules/users/commands/ensure-user/ensure-user.command';
+import { WebSessions } from '../../../src/web/sessions/web-sessions';
 import { startTestApp, TestApp } from '../../support/app';
 import { freePort } from '../../support/browser';
 import { CatalogSeed } from '../../support/catalog-seed';
@@ -78,6 +84,60 @@ describe('web: pages over HTTP', () => {
     expect(cookie).toMatch(/svc_sign_in=/);
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
+  });
+
+  // Browsers drop tabs and newlines and read `\\` as `/`: each of these would leave the site.
+  const hostileReturnTos = [
+    '//evil.example.com',
+    '/%09/evil.example.com',
+    '/%0a/evil.example.com',
+    '/%0d%0a/evil.example.com',
+    '/%5Cevil.example.com',
+    '/%5C%5Cevil.example.com',
+    '/a%5C..%5C%5Cevil.example.com',
+    '%2F%09%2Fevil.example.com',
+    'https://evil.example.com/',
+    'https:evil.example.com',
+  ];
+  const stayHome = (location: string | null) => {
+    expect(location).toBeTruthy();
+    expect(new URL(location!, app.url).origin).toBe(new URL(app.url).origin);
+    expect(location).toMatch(/^\/(?![/\\])/);
+    expect(location).not.toMatch(/[\u0000-\u001f\u007f\\]/);
+  };
+
+  it('a signed-in visitor sent to sign in is redirected only within this site', async () => {
+    const commands = app.server.app.get(CommandBus);
+    const userId: string = await commands.execute(new EnsureUserCommand('returning@example.com'));
+    const issued: IssuedToken = await commands.execute(new IssueTokenCommand(userId, 'web session (local)', [...SCOPES], 'web'));
+    const id = await app.server.app.get(WebSessions).open(userId, issued.tokenId, issued.token, 'local');
+    const cookie = `svc_session=${id}`;
+    const fine = await get('/signin?returnTo=%2Fwallet', { headers: { cookie } });
+    expect(fine.status).toBe(303);
+    expect(fine.headers.get('location')).toBe('/wallet');
+    for (const returnTo of hostileReturnTos) {
+      const response = await get(`/signin?returnTo=${returnTo}`, { headers: { cookie } });
+      expect({ returnTo, status: response.status }).toEqual({ returnTo, status: 303 });
+      expect({ returnTo, location: response.headers.get('location') }).toEqual({ returnTo, location: '/' });
+      stayHome(response.headers.get('location'));
+    }
+  });
+
+  it('the place to return to after signing in is stored only when it is on this site', async () => {
+    const pool = app.server.app.get(DataSource);
+    const stored = async (returnTo: string) => {
+      const start = await get(`/auth/local/start?returnTo=${returnTo}`);
+      expect(start.status).toBe(303);
+      const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
+      const [row] = await pool.query(`SELECT return_to FROM web_sign_ins WHERE state_hash = $1`, [
+        createHash('sha256').update(state).digest('hex'),
+      ]);
+      return row.return_to as string;
+    };
+    expect(await stored('%2Fdevice')).toBe('/device');
+    for (const returnTo of hostileReturnTos) {
+      expect({ returnTo, stored: await stored(returnTo) }).toEqual({ returnTo, stored: '/' });
+    }
   });
 
   it('a callback whose state this browser did not start is refused and audited', async () => {

@@ -32,12 +32,24 @@ describe('web configuration', () => {
 
 describe('web helpers', () => {
   it('returns only to paths on this site', () => {
-    expect(safeReturnTo('/device')).toBe('/device');
-    expect(safeReturnTo('//evil.example.com')).toBe('/');
-    expect(safeReturnTo('/\\evil.example.com')).toBe('/');
-    expect(safeReturnTo('https://evil.example.com')).toBe('/');
-    expect(safeReturnTo('/a\r\nSet-Cookie: x')).toBe('/');
-    expect(safeReturnTo(undefined)).toBe('/');
+    const web = 'https://shop.example.com';
+    expect(safeReturnTo('/device', web)).toBe('/device');
+    expect(safeReturnTo('/packages/a/b?tab=1#top', web)).toBe('/packages/a/b?tab=1#top');
+    for (const bad of [
+      '//evil.example.com',
+      '/\\evil.example.com',
+      '/a\\b',
+      'https://evil.example.com',
+      'device',
+      '/a\r\nSet-Cookie: x',
+      '/\t/evil.example.com',
+      '/\n/evil.example.com',
+      '/\u0000x',
+      '/\u007f/evil.example.com',
+    ]) {
+      expect(safeReturnTo(bad, web)).toBe('/');
+    }
+    expect(safeReturnTo(undefined, web)).toBe('/');
   });
 
   it('renders README Markdown without script, handlers or javascript: links', () => {
