@@ -42,11 +42,13 @@ describe('svc install: buy, download, verify, unpack', () => {
   let user: CliUser;
   const key = keyPair('ed25519');
 
-  const publish = async (archive: Buffer, fields: Record<string, string>) => {
+  /** A release still being scanned is published when its scan passes, so this waits for the listing to show it. */
+  const publish = async (slug: string, archive: Buffer, fields: Record<string, string>) => {
     const uploaded = await vendor.call('POST', '/v1/vendor/releases', uploadForm(archive, fields));
     expect(uploaded.status).toBe(201);
     const { release } = await json(uploaded);
-    await eventually(async () => (await vendor.call('PATCH', `/v1/vendor/releases/${release.id}/publish`)).status === 200, {
+    expect((await vendor.call('PATCH', `/v1/vendor/releases/${release.id}/publish`)).status).toBe(200);
+    await eventually(async () => (await fetch(`${app.url}/v1/listings/toolsmith/${slug}/releases`)).status === 200, {
       description: `release ${release.id} to be scanned and published`,
     });
   };
@@ -62,8 +64,8 @@ describe('svc install: buy, download, verify, unpack', () => {
       (await vendor.call('POST', '/v1/vendor/keys', { publicKey: key.publicKeyPem, fingerprint: key.fingerprint })).status,
     ).toBe(201);
     const signed = packageZip('signed-skill');
-    await publish(signed, { priceCents: '700', signature: key.sign(signed) });
-    await publish(packageZip('plain-skill'), { priceCents: '0' });
+    await publish('signed-skill', signed, { priceCents: '700', signature: key.sign(signed) });
+    await publish('plain-skill', packageZip('plain-skill'), { priceCents: '0' });
     buyer = await newCaller(app);
     await fundWallet(app, buyer, 1000);
   });

@@ -34,11 +34,13 @@ describe('release signatures for clients', () => {
   });
   afterAll(() => app?.close());
 
-  const publishUpload = async (archive: Buffer, fields: Record<string, string>) => {
+  /** Uploads and publishes; a release still being scanned is published when its scan passes, so wait for the listing. */
+  const publishUpload = async (slug: string, archive: Buffer, fields: Record<string, string>) => {
     const uploaded = await vendor.call('POST', '/v1/vendor/releases', uploadForm(archive, fields));
     expect(uploaded.status).toBe(201);
     const { release } = await json(uploaded);
-    await eventually(async () => (await vendor.call('PATCH', `/v1/vendor/releases/${release.id}/publish`)).status === 200, {
+    expect((await vendor.call('PATCH', `/v1/vendor/releases/${release.id}/publish`)).status).toBe(200);
+    await eventually(async () => (await fetch(`${app.url}/v1/listings/signer/${slug}/releases`)).status === 200, {
       description: `release ${release.id} to be scanned and published`,
     });
     return release.id as string;
@@ -61,9 +63,9 @@ describe('release signatures for clients', () => {
     ).toBe(201);
     const signed = packageZip('signed-pkg');
     const signature = key.sign(signed);
-    await publishUpload(signed, { priceCents: '0', signature });
+    await publishUpload('signed-pkg', signed, { priceCents: '0', signature });
     const unsigned = packageZip('plain-pkg');
-    await publishUpload(unsigned, { priceCents: '0' });
+    await publishUpload('plain-pkg', unsigned, { priceCents: '0' });
 
     const { releases } = await json(await fetch(`${app.url}/v1/listings/signer/signed-pkg/releases`));
     expect(releases).toEqual([
