@@ -48,6 +48,20 @@ export const Checkpoints = {
     );
   },
 
+  /**
+   * Moves the checkpoint from `from` to `to` in one statement, and says whether it was still at `from`: false
+   * means another runner moved it, and the caller's transaction must not commit what it applied.
+   */
+  async advance(db: EntityManager, name: string, from: LogPosition, to: LogPosition): Promise<boolean> {
+    const [, moved] = await db.query(
+      `UPDATE processor_checkpoints
+          SET commit_position = $2, prepare_position = $3, updated_at = now()
+        WHERE name = $1 AND commit_position = $4 AND prepare_position = $5`,
+      [name, to.commit.toString(), to.prepare.toString(), from.commit.toString(), from.prepare.toString()],
+    );
+    return moved === 1;
+  },
+
   async reset(tx: EntityManager, name: string): Promise<void> {
     await tx.query(
       `UPDATE processor_checkpoints

@@ -207,10 +207,7 @@ export class ProcessorRunner {
       if (!this.subscription || !this.position.isAfter(this.stored)) return;
       const position = this.position;
       try {
-        await this.dataSource.transaction(async (tx) => {
-          await this.guardCheckpoint(tx);
-          await Checkpoints.save(tx, this.name, position);
-        });
+        await this.advanceCheckpoint(this.dataSource.manager, position);
         this.stored = position;
       } catch (error) {
         if (error instanceof CheckpointMoved) return this.restartFromStoredCheckpoint();
@@ -236,9 +233,8 @@ export class ProcessorRunner {
     const projection = this.processor.projection;
     try {
       await this.dataSource.transaction(async (tx) => {
-        await this.guardCheckpoint(tx);
         for (const event of events) if (this.handles(event.type)) await projection.apply(event, tx);
-        await Checkpoints.save(tx, this.name, last);
+        await this.advanceCheckpoint(tx, last);
       });
       this.stored = last;
       return last;
@@ -264,10 +260,7 @@ export class ProcessorRunner {
       }
       reached = event.position;
     }
-    await this.dataSource.transaction(async (tx) => {
-      await this.guardCheckpoint(tx);
-      await Checkpoints.save(tx, this.name, reached);
-    });
+    await this.advanceCheckpoint(this.dataSource.manager, reached);
     this.stored = reached;
     return reached;
   }
@@ -281,9 +274,8 @@ export class ProcessorRunner {
       try {
         if (transactional) {
           await this.dataSource.transaction(async (tx) => {
-            await this.guardCheckpoint(tx);
             await handle(tx);
-            await Checkpoints.save(tx, this.name, event.position);
+            await this.advanceCheckpoint(tx, event.position);
           });
           this.position = this.stored = event.position;
         } else {
@@ -297,7 +289,6 @@ export class ProcessorRunner {
       }
     }
     await this.dataSource.transaction(async (tx) => {
-      if (transactional) await this.guardCheckpoint(tx);
       if (relevant) {
         this.logger.error(`processor ${this.name}: gave up on ${event.type} ${event.eventId}: ${describe(lastError)}`);
         await tx.query(
@@ -307,14 +298,19 @@ export class ProcessorRunner {
           [this.name, event.eventId, event.type, describe(lastError), this.options.maxAttempts, event.streamId, event.revision],
         );
       }
-      if (transactional) await Checkpoints.save(tx, this.name, event.position);
+      if (transactional) await this.advanceCheckpoint(tx, event.position);
     });
     if (transactional) this.position = this.stored = event.position;
   }
 
-  private async guardCheckpoint(tx: EntityManager): Promise<void> {
-    const stored = await Checkpoints.lock(tx, this.name);
-    if (stored.position.compare(this.stored) !== 0) throw new CheckpointMoved();
+  /**
+   * Stores the checkpoint at `position` if it is still where this runner last left it; otherwise another runner
+   * moved it, and CheckpointMoved rolls back the transaction `db` belongs to (what it applied included).
+   * Checked last rather than locked first: one statement instead of two, held locked only until the commit.
+   * The caller moves `stored` once that commit succeeded.
+   */
+  private async advanceCheckpoint(db: EntityManager, position: LogPosition): Promise<void> {
+    if (!(await Checkpoints.advance(db, this.name, this.stored, position))) throw new CheckpointMoved();
   }
 
   private async restartFromStoredCheckpoint(): Promise<void> {

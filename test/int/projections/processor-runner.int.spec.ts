@@ -171,6 +171,36 @@ describe('processor runner', () => {
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
   });
 
+  it('rolls back a batch whose checkpoint another runner moved meanwhile, and goes on from the stored one', async () => {
+    // A runner that lost its lock unnoticed: while it applies an event, another one moves the checkpoint past it.
+    const projection = new (class extends TallyProjection {
+      moveOn: string | undefined;
+      async apply(event: RecordedEvent, tx: EntityManager): Promise<void> {
+        await super.apply(event, tx);
+        if (event.eventId !== this.moveOn) return;
+        await pool.query('UPDATE processor_checkpoints SET commit_position = $2, prepare_position = $3 WHERE name = $1', [
+          this.name,
+          event.position.commit.toString(),
+          event.position.prepare.toString(),
+        ]);
+      }
+    })('tally-moved');
+    const runner = await newRunner({ kind: 'projection', projection });
+    await runner.start();
+    const first = await appendCounted(1);
+    await eventually(appliedAll(projection.name, first), { description: 'the first event' });
+
+    projection.moveOn = (await appendCounted(1))[0];
+
+    const next = await appendCounted(1);
+
+    // It stepped down and went on from the stored checkpoint: the moved-past event is someone else's to have applied.
+    await eventually(appliedAll(projection.name, next), { description: 'the event after' });
+    const counts = await tally(projection.name);
+    expect(counts.has(projection.moveOn)).toBe(false); // what it applied rolled back with its batch
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+  });
+
   it('does not double-apply when a handler fails mid-batch, and survives a restart', async () => {
     const projection = new TallyProjection('tally-crash');
     const ids = await appendCounted(60);
