@@ -35,13 +35,16 @@ export function catchUpSubscription(
     let idleDelay = IDLE_POLL_MIN_MS;
     while (!stopped) {
       let events: RecordedEvent[];
+      const wakesBefore = wake.notifications;
       try {
         events = await readAll({ after, maxCount: batchSize });
         if (events.length > 0) {
           await options.onEvents(events);
           after = events[events.length - 1].position;
           idleDelay = IDLE_POLL_MIN_MS;
-          continue;
+          // A short page is all the read could see: read again at once only if a commit was announced since it
+          // began, else wait as after an empty read (which this saves every subscriber on every commit).
+          if (events.length >= batchSize || wake.notifications !== wakesBefore) continue;
         }
       } catch (error) {
         if (stopped) break;

@@ -1,8 +1,15 @@
 /** Wakes waiting readers early: waits settle on `notify()` or after a timeout. */
 export class WakeSignal {
   private listeners = new Set<() => void>();
+  private notified = 0;
+
+  /** How many times it was notified: a reader compares two readings to learn whether a wake-up came in between. */
+  get notifications(): number {
+    return this.notified;
+  }
 
   notify(): void {
+    this.notified++;
     const listeners = this.listeners;
     this.listeners = new Set();
     for (const listener of listeners) listener();
