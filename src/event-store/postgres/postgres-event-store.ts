@@ -173,6 +173,8 @@ export class PostgresEventStore extends EventStore {
   }
 
   async appendAtomically(appends: StreamAppend[]): Promise<AppendResult[]> {
+    // One stream is atomic on its own: it may share a group commit with other writers' appends.
+    if (appends.length === 1) return [await this.append(appends[0].streamId, appends[0].events, appends[0].expected)];
     // One lock order for every caller, so two atomic appends over the same streams cannot deadlock.
     const order = lockOrder(appends);
     const sorted = await this.appendSorted(order.map((i) => ({ ...appends[i], events: withIds(appends[i].events) }))).catch(
