@@ -14,6 +14,8 @@ import {
   serviceCallStreamId,
 } from '../domain/service-call.decider';
 
+type FoldedCall = { state: ServiceCallState; revision: number };
+
 /**
  * Reservation and settlement of metered calls, each one atomic append: the
  * call's stream with the caller's wallet. The reservation debits the cost
@@ -29,7 +31,7 @@ export class CallLedger {
     private readonly clock: Clock,
   ) {}
 
-  fold(callId: string): Promise<{ state: ServiceCallState; revision: number }> {
+  fold(callId: string): Promise<FoldedCall> {
     return foldStream<ServiceCallState, DecidedServiceCallEvent>(
       this.store,
       serviceCallStreamId(callId),
@@ -41,10 +43,13 @@ export class CallLedger {
   /** Appends the reservation and the debit; 402 `insufficient_balance` appends nothing. Answers the balance left. */
   async reserve(facts: CallFacts, settleBy: Date, description: string): Promise<number> {
     const owner = userWallet(facts.callerId);
+    // The call id is new (random, or one its Idempotency-Key has not used): its stream is read only after a lost race.
+    let known: FoldedCall | null = { state: serviceCallDecider.initialState, revision: -1 };
     const reserve = () =>
       retryOnConflict(async () => {
         const now = this.clock.now();
-        const call = await this.fold(facts.callId);
+        const call = known ?? (await this.fold(facts.callId));
+        known = null;
         const reserved = serviceCallDecider.decide({ type: 'Reserve', facts, settleBy, now }, call.state);
         const wallet = await this.wallets.fold(owner);
         const appends: StreamAppend[] = [
@@ -86,14 +91,17 @@ export class CallLedger {
     error: string | null,
     extra: () => Promise<StreamAppend[]> = async () => [],
   ): Promise<CallOutcome | null> {
-    const { state } = await this.fold(callId);
+    let known: FoldedCall | null = await this.fold(callId);
+    const { state } = known;
     if (state.status !== 'reserved') return state.status === 'settled' ? state.outcome : null;
     const owner = userWallet(state.facts.callerId);
     const refunds = outcome !== 'success' && state.facts.costCents > 0;
     const settle = () =>
       retryOnConflict(async () => {
         const now = this.clock.now();
-        const call = await this.fold(callId);
+        // The first attempt decides on the fold above; a lost race (the saga settled it, say) reads again.
+        const call = known ?? (await this.fold(callId));
+        known = null;
         if (call.state.status !== 'reserved') return call.state.status === 'settled' ? call.state.outcome : null;
         const settled = serviceCallDecider.decide({ type: 'Settle', outcome, durationMs, error, now }, call.state);
         const appends: StreamAppend[] = [
