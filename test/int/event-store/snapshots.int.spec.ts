@@ -19,7 +19,7 @@ import {
   WrongExpectedVersionError,
 } from '../../../src/event-store/event-store';
 import { EventStoreModule } from '../../../src/event-store/event-store.module';
-import { decideOnStream, foldStream, SnapshotPolicy } from '../../../src/event-store/fold-stream';
+import { decideOnStream, foldStream, RecentFolds, SnapshotPolicy } from '../../../src/event-store/fold-stream';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres-event-store';
 import { PostgresSnapshotStore } from '../../../src/event-store/postgres/postgres-snapshot-store';
 import { Snapshot, SnapshotStore } from '../../../src/event-store/snapshot-store';
@@ -179,6 +179,54 @@ describe('snapshots on the PostgreSQL event store', () => {
     expect(store.reads).toEqual([{ streamId, fromRevision: 1999, count: 1 }]);
     expect(state).toEqual({ balance: 1999, transactions: 2001, holds: {} });
     expect(state).toEqual(await fullFold(streamId));
+  });
+
+  it('folds again from the state this process folded last, reading only what came since, and no snapshot', async () => {
+    const streamId = walletId();
+    const policy: SnapshotPolicy = { version: 1, every: 3 };
+    const wallet = walletDecider(policy);
+    const recent = new RecentFolds();
+    const loads: string[] = [];
+    const counting = new (class extends BrokenSnapshotStore {
+      load(id: string) {
+        loads.push(id);
+        return super.load(id);
+      }
+    })(snapshots, {});
+    const fold = () => foldStream(store, streamId, wallet.evolve, wallet.initialState, { snapshots: counting, policy, recent });
+    for (let i = 1; i <= 5; i++) await decideOnStream(store, streamId, wallet, deposit(i), { snapshots });
+    store.reads.length = 0;
+
+    expect((await fold()).revision).toBe(4); // from the stored snapshot (at revision 2)
+    await store.append(streamId, [{ type: 'Debited', data: { amount: 3, balance: 12 } }], 4); // written elsewhere
+    const { state, revision } = await fold();
+
+    expect(loads).toEqual([streamId]); // the second fold did not ask the snapshot store
+    expect(store.reads.at(-1)).toEqual({ streamId, fromRevision: 4, count: 2 }); // the event it knew, and one since
+    expect(revision).toBe(5);
+    expect(state).toEqual(await fullFold(streamId));
+    // Stored snapshots keep their pace: revision 5 is `every` past the one at 2, which the recent fold grew from.
+    expect(Number((await snapshotRow(streamId)).revision)).toBe(5);
+  });
+
+  it('never trusts a recent fold whose event the log does not hold at its revision', async () => {
+    const streamId = walletId();
+    const policy: SnapshotPolicy = { version: 1, every: 100 };
+    const wallet = walletDecider(policy);
+    const recent = new RecentFolds();
+    await decideOnStream(store, streamId, wallet, deposit(7), { snapshots });
+    recent.remember(streamId, {
+      state: { balance: 1_000, transactions: 0, holds: {} },
+      revision: 0,
+      eventId: randomUUID(), // another log's event
+      version: 1,
+      snapshotRevision: -1,
+    });
+
+    const { state } = await foldStream(store, streamId, wallet.evolve, wallet.initialState, { snapshots, policy, recent });
+
+    expect(state).toEqual(await fullFold(streamId));
+    expect(recent.get(streamId, 1)).toMatchObject({ revision: 0, state }); // replaced by what the log says
   });
 
   it('ignores a snapshot of another version, and folds the whole stream', async () => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventStore, StreamAppend } from '../../../event-store/event-store';
-import { expectedAt, foldStream } from '../../../event-store/fold-stream';
+import { expectedAt, foldStream, RecentFolds } from '../../../event-store/fold-stream';
 import { SnapshotStore } from '../../../event-store/snapshot-store';
 import { KeyedMutex } from '../../../platform/concurrency/keyed-mutex';
 import { isUuid } from '../../../platform/ids';
@@ -18,6 +18,7 @@ export interface FoldedWallet {
 @Injectable()
 export class WalletLedger {
   private readonly writers = new KeyedMutex();
+  private readonly recent = new RecentFolds();
 
   constructor(
     private readonly store: EventStore,
@@ -33,14 +34,17 @@ export class WalletLedger {
     return this.writers.run(walletStreamId(owner), work);
   }
 
-  /** From the wallet's snapshot: reads at most the decider's `snapshot.every` events, however long the history. */
+  /**
+   * From the wallet's last fold in this process, else its snapshot: reads at most the decider's `snapshot.every`
+   * events, however long the history, and a wallet that decides often reads only what came since its last decision.
+   */
   fold(owner: WalletOwner): Promise<FoldedWallet> {
     return foldStream<WalletState, DecidedWalletEvent>(
       this.store,
       walletStreamId(owner),
       walletDecider.evolve,
       walletDecider.initialState,
-      { snapshots: this.snapshots, policy: walletDecider.snapshot },
+      { snapshots: this.snapshots, policy: walletDecider.snapshot, recent: this.recent },
     );
   }
 
