@@ -1407,6 +1407,15 @@ export interface components {
             /** @example true */
             ok: boolean;
         };
+        StartDeviceAuthorizationDto: {
+            /**
+             * @description What the client calls itself, e.g. `svc 1.4.0 on build-box`: the device page shows it (as the client's own
+             *     claim) beside the code, so the person approving sees which client asks. One line of 1-64 characters. Omitted: an
+             *     unnamed client.
+             * @example svc 1.4.0 on build-box
+             */
+            clientName?: string;
+        };
         DeviceAuthorization: {
             deviceCode: string;
             /** @example BCDFGHJK */
@@ -2619,7 +2628,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StartDeviceAuthorizationDto"];
+            };
+        };
         responses: {
             200: {
                 headers: {
