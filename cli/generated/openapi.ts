@@ -1856,6 +1856,11 @@ export interface components {
             listingId: string;
             /** Format: uuid */
             releaseId?: string;
+            /**
+             * Format: uuid
+             * @description The approved purchase the checkout completes, carried back to it.
+             */
+            approvalId?: string;
         };
         CardSetupSession: {
             /**
