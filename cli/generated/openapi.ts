@@ -1407,6 +1407,15 @@ export interface components {
             /** @example true */
             ok: boolean;
         };
+        StartDeviceAuthorizationDto: {
+            /**
+             * @description What the client calls itself, e.g. `svc 1.4.0 on build-box`: the device page shows it (as the client's own
+             *     claim) beside the code, so the person approving sees which client asks. One line of 1-64 characters. Omitted: an
+             *     unnamed client.
+             * @example svc 1.4.0 on build-box
+             */
+            clientName?: string;
+        };
         DeviceAuthorization: {
             deviceCode: string;
             /** @example BCDFGHJK */
@@ -1847,6 +1856,11 @@ export interface components {
             listingId: string;
             /** Format: uuid */
             releaseId?: string;
+            /**
+             * Format: uuid
+             * @description The approved purchase the checkout completes, carried back to it.
+             */
+            approvalId?: string;
         };
         CardSetupSession: {
             /**
@@ -2619,7 +2633,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StartDeviceAuthorizationDto"];
+            };
+        };
         responses: {
             200: {
                 headers: {

@@ -1,5 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { authCommands } from './commands/auth';
 import { callCommands } from './commands/call';
@@ -9,15 +7,7 @@ import { vendorCommands } from './commands/vendor';
 import { walletCommands } from './commands/wallet';
 import { ApiError, CliError, EXIT } from './errors';
 import { colors } from './output';
-
-/** The repository's version: package.json is found upwards from the compiled file, wherever it was built to. */
-function packageVersion(): string {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const file = path.join(dir, 'package.json');
-    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-  }
-  return 'unknown';
-}
+import { packageVersion } from './version';
 
 export function buildProgram(): Command {
   const program = new Command('svc')

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { QueryBus } from '@nestjs/cqrs';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { SCOPES } from '../modules/auth/domain/api-token';
 import { POLICY_PACKAGE_TYPES } from '../modules/policies/domain/spend-policy';
+import { GetPurchaseTermsQuery, PurchaseTerms } from '../modules/catalog/queries/get-purchase-terms/get-purchase-terms.query';
+import { DomainError } from '../platform/errors/domain-error';
 import type { PageContext, PageHandler } from './web-app';
 import { formatCents } from './pages';
 
@@ -74,7 +77,7 @@ export function registerAccountPages(
   web: FastifyInstance,
   page: Page,
   csrfChecked: { preHandler: preHandlerHookHandler },
-  options: { sandboxPayments: boolean },
+  options: { sandboxPayments: boolean; queries: QueryBus },
 ): void {
   // Approvals: what an agent wanted to buy beyond its spend policy.
   web.get(
@@ -115,7 +118,7 @@ export function registerAccountPages(
   web.post(
     '/approvals/:id',
     csrfChecked,
-    page(async (request, _reply, context) => {
+    page(async (request, reply, context) => {
       if (context.requireSignIn()) return;
       const { id } = request.params as { id: string };
       if (!UUID.test(id)) return context.render('error.njk', { title: 'Not found', message: 'No such approval request.' }, 404);
@@ -132,41 +135,105 @@ export function registerAccountPages(
         const text = decision === 'approve' ? 'Approved: the purchase is made.' : 'Declined: nothing was bought.';
         return showApproval(id, context, { text, ok: true });
       }
+      // A card purchase with no saved card: its checkout adds one and completes this approval there.
+      const checkout = answer.status === 402 ? checkoutPathOf(answer.body.approvalUrl) : null;
+      if (checkout) return reply.redirect(checkout, 303);
       return showApproval(id, context, { text: answer.body.message ?? 'That did not work.', ok: false });
     }),
   );
 
-  /** The checkout page as GET shows it (saved cards, the gateway's card form), plus what `extra` adds. */
-  const showCheckout = async (
-    { render, api }: PageContext,
+  /** What the listing costs this buyer: its terms as the buyer may see them; a draft, unknown or hidden one is null. */
+  const termsFor = async (userId: string, listingId: string, releaseId: string): Promise<PurchaseTerms | null> => {
+    try {
+      return await options.queries.execute(new GetPurchaseTermsQuery(listingId, releaseId || undefined, userId));
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'not_found') return null;
+      throw error;
+    }
+  };
+
+  /**
+   * What a checkout request names: a listing (and release), or an approved purchase of it that still needs a card. An
+   * approval is read through the API as the signed-in user, so someone else's, or one for another listing, is null
+   * (404), and it fixes the release. Malformed ids are null too.
+   */
+  const checkoutOf = async (
+    { api }: PageContext,
     listingId: string,
     releaseId: string,
+    approvalId: string,
+  ): Promise<Checkout | null> => {
+    if (!UUID.test(listingId) || (releaseId && !UUID.test(releaseId)) || (approvalId && !UUID.test(approvalId))) return null;
+    if (!approvalId) return { listingId, releaseId, approval: null };
+    const answer = await api('GET', `/v1/approvals/${approvalId}`);
+    if (answer.status !== 200 || answer.body.listingId !== listingId) return null;
+    const approval = describeApproval(answer.body);
+    return { listingId, releaseId: String(approval.releaseId), approval };
+  };
+  const checkoutPath = ({ listingId, releaseId, approval }: Checkout) => {
+    const query = new URLSearchParams({
+      ...(releaseId ? { releaseId } : {}),
+      ...(approval ? { approvalId: String(approval.id) } : {}),
+    });
+    return `/checkout/${listingId}${query.toString() ? `?${query}` : ''}`;
+  };
+  const noSuchCheckout = ({ render }: PageContext) =>
+    render('error.njk', { title: 'Not found', message: 'No such package or purchase.' }, 404);
+
+  /** The checkout page as GET shows it (what is bought, saved cards, the gateway's card form), plus what `extra` adds. */
+  const showCheckout = async (
+    context: PageContext,
+    checkout: Checkout,
     extra: (paymentMethods: Row[]) => Record<string, unknown>,
     status = 200,
   ) => {
-    const methods = await api<{ paymentMethods?: Row[] }>('GET', '/v1/billing/payment-methods');
+    const { render, api, session } = context;
+    const [terms, methods] = await Promise.all([
+      termsFor(session!.userId, checkout.listingId, checkout.releaseId),
+      api<{ paymentMethods?: Row[] }>('GET', '/v1/billing/payment-methods'),
+    ]);
+    if (!terms) return noSuchCheckout(context);
     const paymentMethods = methods.status === 200 ? (methods.body.paymentMethods ?? []) : [];
+    const { approval } = checkout;
     return render(
       'checkout.njk',
-      { title: 'Check out', listingId, releaseId, sandbox: options.sandboxPayments, paymentMethods, ...extra(paymentMethods) },
+      {
+        title: `Buy ${terms.listingTitle}`,
+        listingId: checkout.listingId,
+        releaseId: checkout.releaseId,
+        approvalId: approval?.id ?? '',
+        // An approved purchase is bought on the terms asked for: by card, once; a decided or expired one no more.
+        approvalClosed: approval && approval.status !== 'pending' ? approval.status : null,
+        listing: {
+          title: terms.listingTitle,
+          vendorName: terms.vendorName,
+          vendorSlug: terms.vendorSlug,
+          slug: terms.listingSlug,
+          version: terms.version,
+          price: terms.priceCents ? formatCents(terms.priceCents) : 'Free',
+        },
+        sandbox: options.sandboxPayments,
+        paymentMethods,
+        ...extra(paymentMethods),
+      },
       status,
     );
   };
 
-  // Checkout: the card purchase a 402 pointed at (no saved payment method, or the owner buys on the web).
+  // Checkout: the card purchase a 402 pointed at (no saved payment method, or the owner buys on the web), or an
+  // approved purchase that needs a card first (`approvalId`).
   web.get(
     '/checkout/:listingId',
     page(async (request, _reply, context) => {
-      const { render, requireSignIn } = context;
-      if (requireSignIn()) return;
+      if (context.requireSignIn()) return;
       const { listingId } = request.params as { listingId: string };
-      const releaseId = one((request.query as Form).releaseId);
-      if (!UUID.test(listingId) || (releaseId && !UUID.test(releaseId)))
-        return render('error.njk', { title: 'Not found', message: 'No such package.' }, 404);
+      const query = request.query as Form;
+      const checkout = await checkoutOf(context, listingId, one(query.releaseId), one(query.approvalId));
+      if (!checkout) return noSuchCheckout(context);
       // Back from the processor's hosted form: its webhook saves the card, which may not be listed yet.
-      const card = one((request.query as Form).card);
+      const card = one(query.card);
       const returned = card === 'added' || card === 'canceled';
-      return showCheckout(context, listingId, releaseId, (paymentMethods) =>
+      return showCheckout(context, checkout, (paymentMethods) =>
         returned && !options.sandboxPayments
           ? card === 'canceled'
             ? { cardNotice: { ok: false, text: 'No card was added.' } }
@@ -183,17 +250,18 @@ export function registerAccountPages(
   web.post(
     '/checkout/:listingId/hosted-card',
     csrfChecked,
-    page(async (request, reply, { render, requireSignIn, api }) => {
+    page(async (request, reply, context) => {
+      const { render, requireSignIn, api } = context;
       if (requireSignIn()) return;
       const { listingId } = request.params as { listingId: string };
       const form = formOf(request);
-      const releaseId = one(form.releaseId);
-      if (!UUID.test(listingId) || (releaseId && !UUID.test(releaseId)))
-        return render('error.njk', { title: 'Not found', message: 'No such package.' }, 404);
+      const checkout = await checkoutOf(context, listingId, one(form.releaseId), one(form.approvalId));
+      if (!checkout) return noSuchCheckout(context);
+      const { releaseId, approval } = checkout;
       const answer = await api<{ url?: string }>(
         'POST',
         '/v1/billing/card-setup-session',
-        { listingId, ...(releaseId ? { releaseId } : {}) },
+        { listingId, ...(releaseId ? { releaseId } : {}), ...(approval ? { approvalId: approval.id } : {}) },
         moneyFormKey(form),
       );
       if (answer.status !== 200 || !answer.body.url)
@@ -215,13 +283,11 @@ export function registerAccountPages(
       if (requireSignIn()) return;
       const { listingId } = request.params as { listingId: string };
       const form = formOf(request);
-      const releaseId = one(form.releaseId);
-      if (!UUID.test(listingId) || (releaseId && !UUID.test(releaseId)))
-        return render('error.njk', { title: 'Not found', message: 'No such package.' }, 404);
-      const back = `/checkout/${listingId}${releaseId ? `?releaseId=${releaseId}` : ''}`;
+      const checkout = await checkoutOf(context, listingId, one(form.releaseId), one(form.approvalId));
+      if (!checkout) return noSuchCheckout(context);
       const number = one(form.cardNumber).replace(/[\s-]/g, '');
       if (!options.sandboxPayments || number !== '4242424242424242') {
-        return showCheckout(context, listingId, releaseId, () => ({ cardError: 'Use the test card 4242 4242 4242 4242.' }), 400);
+        return showCheckout(context, checkout, () => ({ cardError: 'Use the test card 4242 4242 4242 4242.' }), 400);
       }
       const answer = await api('POST', '/v1/billing/setup-intent', undefined, moneyFormKey(form));
       if (answer.status !== 200 && answer.status !== 201)
@@ -230,14 +296,7 @@ export function registerAccountPages(
           { title: 'Card not saved', message: answer.body.message ?? 'The card could not be saved.' },
           400,
         );
-      return render('checkout.njk', {
-        title: 'Check out',
-        listingId,
-        releaseId,
-        sandbox: true,
-        paymentMethods: [],
-        cardPending: back,
-      });
+      return showCheckout(context, checkout, () => ({ cardPending: checkoutPath(checkout) }));
     }),
   );
 
@@ -245,24 +304,27 @@ export function registerAccountPages(
     '/checkout/:listingId',
     csrfChecked,
     page(async (request, _reply, context) => {
-      const { render, requireSignIn, api } = context;
+      const { requireSignIn, api } = context;
       if (requireSignIn()) return;
       const { listingId } = request.params as { listingId: string };
       const form = formOf(request);
-      const releaseId = one(form.releaseId);
-      if (!UUID.test(listingId) || (releaseId && !UUID.test(releaseId)))
-        return render('error.njk', { title: 'Not found', message: 'No such package.' }, 404);
-      const answer = await api(
-        'POST',
-        '/v1/purchases',
-        { listingId, ...(releaseId ? { releaseId } : {}), useWallet: one(form.funding) === 'wallet', channel: 'web' },
-        moneyFormKey(form),
-      );
+      const checkout = await checkoutOf(context, listingId, one(form.releaseId), one(form.approvalId));
+      if (!checkout) return noSuchCheckout(context);
+      const { releaseId, approval } = checkout;
+      // An approved purchase is completed by approving it, so it is bought once, on the terms it was asked for.
+      const answer = approval
+        ? await api('POST', `/v1/approvals/${approval.id}/approve`, undefined, moneyFormKey(form))
+        : await api(
+            'POST',
+            '/v1/purchases',
+            { listingId, ...(releaseId ? { releaseId } : {}), useWallet: one(form.funding) === 'wallet', channel: 'web' },
+            moneyFormKey(form),
+          );
       const done = answer.status === 200;
       return showCheckout(
         context,
-        listingId,
-        releaseId,
+        // Shown as it now stands: an approval just completed is no longer offered.
+        (done && approval ? await checkoutOf(context, listingId, releaseId, String(approval.id)) : null) ?? checkout,
         () => ({
           notice: {
             ok: done,
@@ -570,4 +632,22 @@ function describeApproval(approval: Row) {
     price: formatCents(approval.priceCents),
     funding: approval.useWallet ? 'your wallet' : 'your saved card',
   } as unknown as Row & { listingTitle: string; status: string };
+}
+
+/** The path of a checkout URL the API answered (`{WEB_URL}/checkout/...`), never anywhere else; null otherwise. */
+function checkoutPathOf(url: unknown): string | null {
+  if (typeof url !== 'string') return null;
+  try {
+    const { pathname, search } = new URL(url);
+    return /^\/checkout\/[0-9a-f-]{36}$/i.test(pathname) ? `${pathname}${search}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A checkout: the listing (and release) bought, and the approved purchase it completes, if any. */
+interface Checkout {
+  listingId: string;
+  releaseId: string;
+  approval: ReturnType<typeof describeApproval> | null;
 }

@@ -55,6 +55,8 @@ export function registerPages(
     if (Date.now() >= state.expiresAt) return { problem: 'This code has expired. Start signing in again in your terminal.' };
     return {
       code: formatUserCode(userCode),
+      // The client's own claim, autoescaped by the template; a client that gave none is called so.
+      clientName: state.clientName,
       scopes: state.scopes.map((scope) => ({ scope, text: SCOPE_TEXT[scope] ?? scope })),
     };
   };

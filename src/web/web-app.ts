@@ -6,7 +6,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import { Logger } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import nunjucks from 'nunjucks';
 import { DataSource } from 'typeorm';
@@ -36,6 +36,8 @@ export interface WebDeps {
   waiter: ProjectionWaiter;
   sessions: WebSessions;
   commands: CommandBus;
+  /** For what the API does not answer by id, e.g. the terms of buying a listing, read as the buyer may see them. */
+  queries: QueryBus;
   dataSource: DataSource;
   clock: Clock;
 }
@@ -330,7 +332,7 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
     );
 
     registerPages(web, page, csrfChecked, deps);
-    registerAccountPages(web, page, csrfChecked, { sandboxPayments });
+    registerAccountPages(web, page, csrfChecked, { sandboxPayments, queries: deps.queries });
   });
 }
 

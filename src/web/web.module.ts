@@ -1,6 +1,6 @@
 import { Module, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyInstance } from 'fastify';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
@@ -21,6 +21,7 @@ export class WebModule implements OnApplicationBootstrap {
     private readonly adapterHost: HttpAdapterHost,
     private readonly sessions: WebSessions,
     private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly store: EventStore,
@@ -38,6 +39,7 @@ export class WebModule implements OnApplicationBootstrap {
       config: this.config,
       sessions: this.sessions,
       commands: this.commands,
+      queries: this.queries,
       dataSource: this.dataSource,
       clock: this.clock,
       store: this.store,

@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import * as path from 'node:path';
+import { EventStore } from '../../src/event-store/event-store';
+import { DeviceCodesReader } from '../../src/modules/auth/read-models/device-codes.reader';
 import { Caller, newCaller } from '../support/accounts';
 import { startTestApp, TestApp } from '../support/app';
 import { CatalogSeed, SeedVendor } from '../support/catalog-seed';
@@ -30,6 +33,7 @@ describe('svc CLI: sign-in, tokens and the catalog', () => {
   afterEach(() => user?.remove());
   afterAll(() => app?.close());
 
+  let lastUserCode = '';
   /** Runs `svc login`, reads the code it prints and approves (or denies) it as the web page would. */
   async function login(as: Caller, args: string[] = ['--json'], decision: 'approve' | 'deny' = 'approve') {
     const child = user.spawn(['login', ...args]);
@@ -43,6 +47,7 @@ describe('svc CLI: sign-in, tokens and the catalog', () => {
       });
       child.on('close', () => reject(new Error(`login ended before printing a code:\n${seen}`)));
     });
+    lastUserCode = userCode;
     expect((await as.call('POST', `/v1/auth/device/${decision}`, { userCode })).status).toBe(200);
     return result;
   }
@@ -51,6 +56,11 @@ describe('svc CLI: sign-in, tokens and the catalog', () => {
     const loggedIn = await login(approver);
     expect(loggedIn.code).toBe(0);
     expect(loggedIn.stderr).toContain('https://web.example.com/device');
+    // It named itself, so the device page can say which client on which machine asks.
+    const stream = await app.server.app.get(DeviceCodesReader).streamForUserCode(lastUserCode);
+    const [issued] = await app.server.app.get(EventStore).readStream(stream!);
+    const { version } = require('../../package.json') as { version: string };
+    expect(issued.data.clientName).toBe(`svc ${version} on ${hostname()}`.slice(0, 64).trim());
     const answer = loggedIn.json();
     expect(answer).toEqual({
       ok: true,

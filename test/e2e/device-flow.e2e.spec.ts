@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import { IssuedToken, IssueTokenCommand } from '../../src/modules/auth/commands/issue-token/issue-token.command';
 import { isWellFormedApiToken, SCOPES } from '../../src/modules/auth/domain/api-token';
+import { loadDeviceCode } from '../../src/modules/auth/domain/device-code-stream';
+import { DeviceCodesReader } from '../../src/modules/auth/read-models/device-codes.reader';
+import { EventStore } from '../../src/event-store/event-store';
 import { ManualClock } from '../../src/platform/clock/clock';
 import { registerUser } from '../support/accounts';
 import { startTestApp, TestApp } from '../support/app';
@@ -192,6 +195,48 @@ describe('device authorization flow', () => {
     expect((await post('/v1/auth/device/approve', { userCode: 'O0O0-I1I1' }, approver.token)).status).toBe(400);
     expect((await post('/v1/auth/device/approve', { userCode: 'BCDF-GHJK' })).status).toBe(401);
     expect((await post('/v1/auth/device/poll', {})).status).toBe(400);
+  });
+
+  it('stores the name a client gives at start with its code; a bad name is a 400, none at all is fine', async () => {
+    const deviceCodes = app.server.app.get(DeviceCodesReader);
+    const store = app.server.app.get(EventStore);
+    const clientNameOf = async (userCode: string) =>
+      (await loadDeviceCode(store, (await deviceCodes.streamForUserCode(userCode))!)).state;
+
+    const named = await json(await post('/v1/auth/device/start', { clientName: '  svc 1.2.3 on build-box  ' }));
+    expect(await clientNameOf(named.userCode)).toMatchObject({ status: 'pending', clientName: 'svc 1.2.3 on build-box' });
+    // No body at all, as RFC 8628 clients send: an unnamed client.
+    const bare = await json(await fetch(`${app.url}/v1/auth/device/start`, { method: 'POST' }));
+    expect(await clientNameOf(bare.userCode)).toMatchObject({ status: 'pending', clientName: null });
+
+    for (const clientName of ['', '   ', 'x'.repeat(65), 'line\nbreak', 'esc \u001b[31m', 42, null, ['svc']]) {
+      const refused = await post('/v1/auth/device/start', { clientName });
+      expect([clientName, refused.status]).toEqual([clientName, 400]);
+      expect(await json(refused)).toEqual({ message: expect.stringContaining('clientName') });
+    }
+    expect((await post('/v1/auth/device/start', { clientName: '😀'.repeat(64) })).status).toBe(200);
+
+    // A code issued before clients could name themselves (schema v1) reads as an unnamed client.
+    const oldStream = `device-${randomUUID()}`;
+    const issuedAt = new Date();
+    await store.append(
+      oldStream,
+      [
+        {
+          type: 'DeviceCodeIssued',
+          data: {
+            userCode: 'BCDFGHJK',
+            scopes: ['read'],
+            issuedAt: issuedAt.toISOString(),
+            expiresAt: issuedAt.toISOString(),
+            interval: 5,
+          },
+          metadata: { schemaVersion: 1 },
+        },
+      ],
+      'no_stream',
+    );
+    expect((await loadDeviceCode(store, oldStream)).state).toMatchObject({ status: 'pending', clientName: null });
   });
 
   it('rate limits guessing at user codes', async () => {

@@ -4,6 +4,7 @@ import { Api, notSignedIn } from '../api';
 import { apiUrl, credentialsPath, currentToken, deleteCredentials, readCredentials, saveCredentials } from '../config';
 import { CliError } from '../errors';
 import { colors, emit, keyValues, note, OutputOptions } from '../output';
+import { clientName } from '../version';
 
 interface DeviceStart {
   deviceCode: string;
@@ -32,7 +33,8 @@ export function authCommands(program: Command): void {
     .option('--json', 'machine output on stdout')
     .action(async (options: OutputOptions & { browser: boolean }) => {
       const api = new Api();
-      const start = await api.post<DeviceStart>('/v1/auth/device/start');
+      // Named, so the device page can tell the person approving which client on which machine asks.
+      const start = await api.post<DeviceStart>('/v1/auth/device/start', { clientName: clientName() });
       note(`To sign in, open ${colors.cyan(start.verificationUri)} and enter the code ${colors.bold(start.userCode)}`);
       note(`code: ${start.userCode}`);
       if (options.browser && process.stderr.isTTY) openBrowser(start.verificationUri);

@@ -151,7 +151,10 @@ describe('web: checkout with Stripe configured adds a card on the processor-host
     const email = `leaves-${randomUUID()}@example.com`;
     const context = await browser.newContext();
     const page = await context.newPage();
-    const listingId = randomUUID();
+    // A real listing: the checkout of an unknown one is not found.
+    const seed = await CatalogSeed.for(app);
+    const vendor = await seed.vendor(`leaves-${randomUUID().slice(0, 8)}`);
+    const { listingId } = await seed.listing({ vendor, slug: 'left-skill', title: 'Left skill', priceCents: 800 });
     await page.goto(`${app.url}/checkout/${listingId}`);
     await signInLocally(page, email);
     await page.waitForURL(/\/checkout\//);

@@ -65,6 +65,26 @@ describe('web: the device page, from the CLI and the browser', () => {
     await context.close();
   });
 
+  it('the confirm page says which client asks, in its own words and escaped; one that gave no name is unnamed', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${app.url}/device`);
+    await signInLocally(page, `named-${randomUUID()}@example.com`);
+    await page.waitForURL(/\/device$/);
+    const clientName = 'svc 9.9.9 on <b id="injected">box</b>';
+    const named = await json(await post('/v1/auth/device/start', { clientName }));
+    await page.getByLabel('Code').fill(named.userCode);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByText(`A client calling itself “${clientName}” is asking to sign in as you`).waitFor();
+    expect(await page.locator('#injected').count()).toBe(0);
+    await page.getByText('read:').waitFor();
+
+    const unnamed = await json(await post('/v1/auth/device/start'));
+    await page.goto(`${app.url}/device?code=${unnamed.userCode}`);
+    await page.getByText('An unnamed client is asking to sign in as you').waitFor();
+    await context.close();
+  });
+
   it('a wrong code says so; deny is recorded: the poll answers denied and the code cannot be used again', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

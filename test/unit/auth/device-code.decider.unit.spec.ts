@@ -44,9 +44,23 @@ describe('device code decider', () => {
           issuedAt: t0.toISOString(),
           expiresAt: at(900).toISOString(),
           interval: 5,
+          clientName: null,
         },
       },
     ]);
+  });
+
+  it('records the name the client gives, trimmed; a blank, long or multi-line one is refused', () => {
+    const issue = (clientName: string) =>
+      decideDeviceCode(
+        { type: 'IssueDeviceCode', userCode: 'BCDFGHJK', scopes: [...SCOPES], clientName, now: t0 },
+        initialDeviceCodeState,
+      );
+    const [named] = issue('  svc 1.0.0 on box ');
+    expect(named.data).toMatchObject({ clientName: 'svc 1.0.0 on box' });
+    expect(fold([named])).toMatchObject({ status: 'pending', clientName: 'svc 1.0.0 on box' });
+    for (const bad of ['  ', 'x'.repeat(65), 'a\nb', '\u001b[2J'])
+      expect(() => issue(bad)).toThrow(expect.objectContaining({ code: 'invalid' }));
   });
 
   it('keeps answering authorization_pending until approved', () => {

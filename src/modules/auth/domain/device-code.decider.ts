@@ -1,4 +1,5 @@
 import { DomainError } from '../../../platform/errors/domain-error';
+import { codePointLength, isSingleLineText } from '../../../platform/text/text-rules';
 import { Scope } from './api-token';
 import { AuthEvents } from '../events';
 
@@ -11,11 +12,21 @@ import { AuthEvents } from '../events';
  */
 export const DEVICE_CODE_LIFETIME_SECONDS = 900;
 export const DEVICE_POLL_INTERVAL_SECONDS = 5;
+/** The longest client name a device start may give (in code points). */
+export const CLIENT_NAME_MAX = 64;
 
 export type DeviceCodeEvent =
   | {
       type: typeof AuthEvents.DeviceCodeIssued;
-      data: { userCode: string; scopes: Scope[]; issuedAt: string; expiresAt: string; interval: number };
+      /** `clientName`: what the client calls itself (unverified, shown on the device page); null when it gave none. */
+      data: {
+        userCode: string;
+        scopes: Scope[];
+        issuedAt: string;
+        expiresAt: string;
+        interval: number;
+        clientName: string | null;
+      };
     }
   | {
       type: typeof AuthEvents.DeviceCodeApproved;
@@ -28,13 +39,14 @@ export type DeviceCodeEvent =
 
 export type DeviceCodeState =
   | { status: 'none' }
-  | { status: 'pending'; userCode: string; scopes: Scope[]; expiresAt: number; interval: number }
+  | { status: 'pending'; userCode: string; scopes: Scope[]; expiresAt: number; interval: number; clientName: string | null }
   | {
       status: 'approved';
       userCode: string;
       scopes: Scope[];
       expiresAt: number;
       interval: number;
+      clientName: string | null;
       userId: string;
       notAfter: string | null;
     }
@@ -42,7 +54,7 @@ export type DeviceCodeState =
   | { status: 'denied'; userId: string };
 
 export type DeviceCodeCommand =
-  | { type: 'IssueDeviceCode'; userCode: string; scopes: Scope[]; now: Date }
+  | { type: 'IssueDeviceCode'; userCode: string; scopes: Scope[]; clientName?: string | null; now: Date }
   | { type: 'ApproveDeviceCode'; userId: string; approverScopes: Scope[]; approverExpiresAt: Date | null; now: Date }
   | { type: 'DenyDeviceCode'; userId: string; now: Date }
   | { type: 'PollDeviceCode'; newTokenId: string; now: Date };
@@ -53,6 +65,15 @@ export function decideDeviceCode(command: DeviceCodeCommand, state: DeviceCodeSt
   switch (command.type) {
     case 'IssueDeviceCode': {
       if (state.status !== 'none') throw new DomainError('conflict', 'This device code was already issued');
+      const clientName = command.clientName?.trim() ?? null;
+      if (
+        clientName !== null &&
+        (codePointLength(clientName) < 1 || codePointLength(clientName) > CLIENT_NAME_MAX || !isSingleLineText(clientName))
+      )
+        throw new DomainError(
+          'invalid',
+          `clientName must be 1-${CLIENT_NAME_MAX} characters on one line, without control characters`,
+        );
       const expiresAt = new Date(command.now.getTime() + DEVICE_CODE_LIFETIME_SECONDS * 1000);
       return [
         {
@@ -63,6 +84,7 @@ export function decideDeviceCode(command: DeviceCodeCommand, state: DeviceCodeSt
             issuedAt: command.now.toISOString(),
             expiresAt: expiresAt.toISOString(),
             interval: DEVICE_POLL_INTERVAL_SECONDS,
+            clientName,
           },
         },
       ];
@@ -123,6 +145,7 @@ export function evolveDeviceCode(state: DeviceCodeState, event: DeviceCodeEvent)
         scopes: event.data.scopes,
         expiresAt: Date.parse(event.data.expiresAt),
         interval: event.data.interval,
+        clientName: event.data.clientName,
       };
     case AuthEvents.DeviceCodeApproved:
       return state.status === 'pending'

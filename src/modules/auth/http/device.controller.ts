@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AnyToken, CurrentPrincipal, Principal, Public } from '../../../platform/http/access';
 import { Throttle } from '../../../platform/http/rate-limit';
 import { OK, Ok } from '../../../platform/http/responses';
@@ -10,6 +10,7 @@ import { DenyDeviceCodeCommand } from '../commands/deny-device-code/deny-device-
 import { DenyDeviceCodeDto } from '../commands/deny-device-code/deny-device-code.dto';
 import { DevicePollResponse, PollDeviceCodeCommand } from '../commands/poll-device-code/poll-device-code.command';
 import { PollDeviceCodeDto } from '../commands/poll-device-code/poll-device-code.dto';
+import { StartDeviceAuthorizationDto } from '../commands/start-device-authorization/start-device-authorization.dto';
 import {
   DeviceAuthorization,
   StartDeviceAuthorizationCommand,
@@ -28,9 +29,11 @@ export class DeviceController {
   @Post('start')
   @Public()
   @HttpCode(200)
+  // The body is optional: a client that names itself nothing may send none at all.
+  @ApiBody({ type: StartDeviceAuthorizationDto, required: false })
   @ApiOkResponse({ type: DeviceAuthorization })
-  start(): Promise<DeviceAuthorization> {
-    return this.commands.execute(new StartDeviceAuthorizationCommand());
+  start(@Body() body: StartDeviceAuthorizationDto): Promise<DeviceAuthorization> {
+    return this.commands.execute(new StartDeviceAuthorizationCommand(body.clientName ?? null));
   }
 
   @Post('poll')

@@ -51,7 +51,11 @@ export class BillingController {
   @ApiOkResponse({ type: CardSetupSession })
   cardSetupSession(@CurrentPrincipal() principal: Principal, @Body() body: CardSetupSessionDto): Promise<CardSetupSession> {
     return this.commands.execute(
-      new OpenCardSetupSessionCommand(userWallet(principal.userId), { listingId: body.listingId, releaseId: body.releaseId }),
+      new OpenCardSetupSessionCommand(userWallet(principal.userId), {
+        listingId: body.listingId,
+        releaseId: body.releaseId,
+        approvalId: body.approvalId,
+      }),
     );
   }
 

@@ -24,11 +24,11 @@ export class StartDeviceAuthorizationHandler implements ICommandHandler<StartDev
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
-  async execute(): Promise<DeviceAuthorization> {
+  async execute({ clientName }: StartDeviceAuthorizationCommand): Promise<DeviceAuthorization> {
     const deviceCode = randomBytes(32).toString('base64url');
     const userCode = await this.freeUserCode();
     const events = decideDeviceCode(
-      { type: 'IssueDeviceCode', userCode, scopes: [...SCOPES], now: this.clock.now() },
+      { type: 'IssueDeviceCode', userCode, scopes: [...SCOPES], clientName, now: this.clock.now() },
       { status: 'none' },
     );
     await this.store.append(deviceStreamId(deviceCode), events, 'no_stream');

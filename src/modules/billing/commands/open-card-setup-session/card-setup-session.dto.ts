@@ -9,4 +9,9 @@ export class CardSetupSessionDto {
   @Optional()
   @IsUUID('all', { message: 'releaseId must be a UUID' })
   releaseId?: string;
+
+  /** The approved purchase the checkout completes, carried back to it. */
+  @Optional()
+  @IsUUID('all', { message: 'approvalId must be a UUID' })
+  approvalId?: string;
 }

@@ -5,6 +5,8 @@ import { WalletOwner } from '../../../wallet/domain/wallet-owner';
 export interface CheckoutReturn {
   listingId: string;
   releaseId?: string;
+  /** The approved purchase the checkout completes. */
+  approvalId?: string;
 }
 
 /** Sends the owner to the processor's hosted card form, to save a card and come back to checkout. */

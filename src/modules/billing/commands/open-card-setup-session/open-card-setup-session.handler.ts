@@ -48,9 +48,10 @@ export class OpenCardSetupSessionHandler implements ICommandHandler<OpenCardSetu
     });
   }
 
-  private checkoutUrl({ listingId, releaseId }: CheckoutReturn, card: 'added' | 'canceled'): string {
+  private checkoutUrl({ listingId, releaseId, approvalId }: CheckoutReturn, card: 'added' | 'canceled'): string {
     const url = new URL(`/checkout/${listingId}`, this.config.webUrl);
     if (releaseId) url.searchParams.set('releaseId', releaseId);
+    if (approvalId) url.searchParams.set('approvalId', approvalId);
     url.searchParams.set('card', card);
     return url.toString();
   }

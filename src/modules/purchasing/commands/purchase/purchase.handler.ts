@@ -67,7 +67,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
         `The price is ${terms.priceCents} cents, above your maxPriceCents of ${request.maxPriceCents}: nothing was charged`,
       );
     const funding: FundingSource = terms.priceCents === 0 ? 'free' : request.useWallet || orgId ? 'wallet' : 'card';
-    if (funding === 'card') await this.requireSavedCard(userId, terms);
+    if (funding === 'card') await this.requireSavedCard(userId, terms, command.approvalId);
     const orderId = IdempotentRequest.derivedId('Order') ?? randomUUID();
     const buyer: Buyer = orgId ? { kind: 'org', id: orgId } : { kind: 'user', id: userId };
     const decide = () => retryOnConflict(() => this.decide(command, terms, funding, orderId, buyer));
@@ -375,19 +375,25 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
       );
   }
 
-  /** A card purchase charges the saved card off-session; without one, the buyer must check out on the web. */
-  private async requireSavedCard(userId: string, terms: PurchaseTerms): Promise<void> {
+  /**
+   * A card purchase charges the saved card off-session; without one, the buyer must check out on the web. An approved
+   * purchase is still pending then (nothing was appended): its checkout carries the approval, so that adding a card
+   * there completes this very approval on its terms, instead of leaving it pending beside a second purchase.
+   */
+  private async requireSavedCard(userId: string, terms: PurchaseTerms, approvalId?: string): Promise<void> {
     const { paymentMethods } = await this.queries.execute(new GetPaymentMethodsQuery(userWallet(userId)));
-    if (paymentMethods.length === 0)
-      throw this.checkoutRequired(terms, 'No saved payment method: check out on the web, or pay from the wallet with useWallet');
+    if (paymentMethods.length === 0) {
+      const reason = approvalId
+        ? 'No saved payment method: add a card at checkout to complete this approved purchase'
+        : 'No saved payment method: check out on the web, or pay from the wallet with useWallet';
+      throw this.checkoutRequired(terms, reason, approvalId);
+    }
   }
 
-  private checkoutRequired(terms: PurchaseTerms, reason: string): DomainError {
-    return new DomainError('payment_required', reason, {
-      status: 'approval_required',
-      reason,
-      approvalUrl: `${this.config.webUrl}/checkout/${terms.listingId}?releaseId=${terms.releaseId}`,
-    });
+  private checkoutRequired(terms: PurchaseTerms, reason: string, approvalId?: string): DomainError {
+    const query = new URLSearchParams({ releaseId: terms.releaseId, ...(approvalId ? { approvalId } : {}) });
+    const approvalUrl = `${this.config.webUrl}/checkout/${terms.listingId}?${query}`;
+    return new DomainError('payment_required', reason, { status: 'approval_required', reason, approvalUrl });
   }
 }
 
