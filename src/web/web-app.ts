@@ -392,4 +392,9 @@ label{display:block;margin:.5rem 0 .2rem;font-weight:600}.notice{padding:.75rem;
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem;border-bottom:1px solid var(--line)}.code{font:700 1.5rem monospace;letter-spacing:.15em}
 ul.cards{list-style:none;padding:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(16rem,1fr))}ul.cards li{border:1px solid var(--line);border-radius:.5rem;padding:1rem}
 .muted{color:var(--muted)}form.inline{display:inline}label.inline{display:inline;font-weight:400}.actions{display:flex;gap:.5rem;flex-wrap:wrap;margin-top:1rem}
+code{overflow-wrap:anywhere}.readme pre{white-space:pre-wrap}.readme img{max-width:100%;height:auto}
+@media (max-width:40rem){
+td{overflow-wrap:anywhere}main table,main tbody,main tr,main td{display:block}main thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+main tr{border-bottom:1px solid var(--line);padding:.5rem 0}main td{border:0;padding:.1rem 0}main td[data-label]::before{content:attr(data-label) ": ";font-weight:600}
+}
 `;
