@@ -29,6 +29,9 @@ import { registerAccountPages } from './account-pages';
 import { registerPages } from './pages';
 
 export const SESSION_COOKIE = 'svc_session';
+const CSRF_SESSION_KEY = '_csrf';
+/** What @fastify/csrf-protection reads the secret from, in its `@fastify/session` mode. */
+type CsrfSessionStore = Record<string, string>;
 const SIGN_IN_COOKIE = 'svc_sign_in';
 
 export interface WebDeps {
@@ -127,10 +130,11 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
   await root.register(async (web) => {
     await web.register(cookie);
     await web.register(formbody, { bodyLimit: 64 * 1024 });
-    await web.register(csrf, {
-      cookieKey: 'svc_csrf',
-      cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure },
-    });
+    // The CSRF secret is the web session's own (see WebSession.csrfSecret), handed to the library through
+    // its session interface (`request.session._csrf`): a token rendered for one session is refused with
+    // any other session's cookie, a new sign-in rotates it, and without a session there is none at all.
+    await web.register(csrf, { sessionPlugin: '@fastify/session', sessionKey: CSRF_SESSION_KEY });
+    web.decorateRequest('session', null);
     await web.register(helmet, {
       contentSecurityPolicy: {
         useDefaults: false,
@@ -163,8 +167,24 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
       return session;
     };
 
+    // Loaded once a request: by the CSRF check first, when the route has one, then by the page.
+    const loaded = new WeakMap<FastifyRequest, Promise<WebSession | null>>();
+    const sessionOf = (request: FastifyRequest): Promise<WebSession | null> => {
+      let session = loaded.get(request);
+      if (!session) {
+        session = loadSession(request).then((found) => {
+          (request as FastifyRequest & { session: CsrfSessionStore }).session = found
+            ? { [CSRF_SESSION_KEY]: found.csrfSecret }
+            : {};
+          return found;
+        });
+        loaded.set(request, session);
+      }
+      return session;
+    };
+
     const page = (handler: PageHandler) => async (request: FastifyRequest, reply: FastifyReply) => {
-      const session = await loadSession(request);
+      const session = await sessionOf(request);
       if (!session && request.cookies[SESSION_COOKIE]) reply.clearCookie(SESSION_COOKIE, sessionCookie);
       const context: PageContext = {
         session,
@@ -172,7 +192,8 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
           const html = views.render(template, {
             ...values,
             signedIn: Boolean(session),
-            csrfToken: reply.generateCsrf(),
+            // Anonymous visitors have no session, so no secret: nothing they are shown could pass the check.
+            csrfToken: session ? reply.generateCsrf() : '',
             path: request.url.split('?')[0],
           });
           return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
@@ -194,17 +215,24 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
       };
       return handler(request, reply, context);
     };
-    // After body parsing: the token comes in the form.
-    const csrfChecked = { preHandler: web.csrfProtection };
+    // After body parsing: the token comes in the form, checked against the session's secret.
+    const csrfChecked = {
+      preHandler: (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+        sessionOf(request).then(() => web.csrfProtection(request, reply, done), done);
+      },
+    };
 
     web.setErrorHandler(async (error: Error & { statusCode?: number; code?: string }, request, reply) => {
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
       if (status === 500) logger.error(`web page ${request.method} ${request.url.split('?')[0]} failed: ${error.stack ?? error}`);
-      const message = error.code?.startsWith('FST_CSRF')
-        ? 'This form has expired or did not come from this site. Go back, reload the page and try again.'
-        : status === 500
-          ? 'Something went wrong on our side. Try again shortly.'
-          : 'That request could not be handled.';
+      const message =
+        error.code === 'FST_CSRF_MISSING_SECRET'
+          ? 'You are not signed in (or your session has ended), or this form did not come from this site. Sign in, reload the page and try again.'
+          : error.code?.startsWith('FST_CSRF')
+            ? 'This form has expired, belongs to another session (or to one before you signed in again) or did not come from this site. Go back, reload the page and try again.'
+            : status === 500
+              ? 'Something went wrong on our side. Try again shortly.'
+              : 'That request could not be handled.';
       const html = views.render('error.njk', { title: status === 403 ? 'Refused' : 'Error', message, signedIn: false });
       return reply.status(status).type('text/html; charset=utf-8').send(html);
     });
@@ -366,4 +394,9 @@ label{display:block;margin:.5rem 0 .2rem;font-weight:600}.notice{padding:.75rem;
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem;border-bottom:1px solid var(--line)}.code{font:700 1.5rem monospace;letter-spacing:.15em}
 ul.cards{list-style:none;padding:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(16rem,1fr))}ul.cards li{border:1px solid var(--line);border-radius:.5rem;padding:1rem}
 .muted{color:var(--muted)}form.inline{display:inline}label.inline{display:inline;font-weight:400}.actions{display:flex;gap:.5rem;flex-wrap:wrap;margin-top:1rem}
+code{overflow-wrap:anywhere}.readme pre{white-space:pre-wrap}.readme img{max-width:100%;height:auto}
+@media (max-width:40rem){
+td{overflow-wrap:anywhere}main table,main tbody,main tr,main td{display:block}main thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+main tr{border-bottom:1px solid var(--line);padding:.5rem 0}main td{border:0;padding:.1rem 0}main td[data-label]::before{content:attr(data-label) ": ";font-weight:600}
+}
 `;

@@ -39,3 +39,18 @@ export async function signInLocally(page: Page, email: string): Promise<void> {
   await page.getByLabel('E-mail').fill(email);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
+
+/**
+ * Runs axe-core in the page and answers its serious and critical violations, each as
+ * `rule: the elements it found` (the context needs `bypassCSP`: the checker is an injected script).
+ */
+export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  // A string, so it runs in the page without the DOM types in this (node) project.
+  const violations = (await page.evaluate(
+    'window.axe.run().then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(" ")) })))',
+  )) as { id: string; impact: string; targets: string[] }[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.targets.join(', ')}`);
+}

@@ -12,6 +12,12 @@ export interface WebSession {
   /** The API token this session acts with; it never leaves the server. */
   apiToken: string;
   provider: string;
+  /**
+   * The secret this session's form tokens are made and checked with (@fastify/csrf-protection): derived
+   * from the session id, so it lives and dies with the session, a new sign-in rotates it, and the
+   * browser never holds it.
+   */
+  csrfSecret: string;
 }
 
 /**
@@ -22,6 +28,7 @@ export const SESSION_MAX_DAYS = 30;
 
 const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
 const sealKey = (id: string) => Buffer.from(hkdfSync('sha256', id, 'svc-web', 'api-token-seal', 32));
+const csrfSecretFor = (id: string) => Buffer.from(hkdfSync('sha256', id, 'svc-web', 'csrf-secret', 32)).toString('base64url');
 
 /** The token sealed (AES-256-GCM) under a key only the session id, held by the browser alone, yields. */
 function seal(sessionId: string, token: string): string {
@@ -82,7 +89,16 @@ export class WebSessions {
     }
     const apiToken = unseal(id, row.sealed_token);
     if (!apiToken) return { session: null };
-    return { session: { idHash: hashId(id), userId: row.user_id, tokenId: row.token_id, apiToken, provider: row.provider } };
+    return {
+      session: {
+        idHash: hashId(id),
+        userId: row.user_id,
+        tokenId: row.token_id,
+        apiToken,
+        provider: row.provider,
+        csrfSecret: csrfSecretFor(id),
+      },
+    };
   }
 
   /**
