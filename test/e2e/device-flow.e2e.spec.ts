@@ -225,7 +225,7 @@ describe('device authorization flow', () => {
         {
           type: 'DeviceCodeIssued',
           data: {
-            userCode: 'BCDFGHJK',
+            userCode: 'MNPQRSTV', // not the code the rate-limit test below guesses
             scopes: ['read'],
             issuedAt: issuedAt.toISOString(),
             expiresAt: issuedAt.toISOString(),
