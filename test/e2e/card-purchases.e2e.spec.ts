@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { CommandBus } from '@nestjs/cqrs';
 import { EventStore } from '../../src/event-store/event-store';
+import { ChargeCardPurchaseCommand } from '../../src/modules/purchasing/commands/charge-card-purchase/charge-card-purchase.command';
 import { derivedId } from '../../src/platform/ids';
 import { Caller, eventually, newCaller } from '../support/accounts';
 import { startTestApp, TestApp } from '../support/app';
@@ -162,6 +164,23 @@ describe('card purchases through the Stripe SDK against a loopback Stripe', () =
     });
     await deliver(charge);
     await eventually(() => entitled(buyer, listingId), { description: 'the listing to be granted' });
+    expect(chargesFor(orderId)).toHaveLength(1);
+
+    // The request was only slow, not dead: charging after the saga, it still records its answer (its
+    // Idempotency-Key's), with no second charge and no error.
+    const answerStream = `idempotency-${randomUUID()}`;
+    const answered = {
+      type: 'IdempotentRequestAnswered',
+      data: { fingerprint: 'f', status: 200, body: '{}', answeredAt: new Date().toISOString() },
+    };
+    const outcome = await app.server.app.get(CommandBus).execute(
+      new ChargeCardPurchaseCommand(orderId, {
+        charged: async () => [{ streamId: answerStream, events: [answered], expected: 'no_stream' }],
+        declined: async () => [],
+      }),
+    );
+    expect(outcome).toEqual({ charged: true });
+    expect(await store.readStream(answerStream)).toHaveLength(1);
     expect(chargesFor(orderId)).toHaveLength(1);
   });
 });

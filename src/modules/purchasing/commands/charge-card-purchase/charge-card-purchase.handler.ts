@@ -1,5 +1,5 @@
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { EventStore } from '../../../../event-store/event-store';
+import { EventStore, StreamAppend, WrongExpectedVersionError } from '../../../../event-store/event-store';
 
 import { Clock } from '../../../../platform/clock/clock';
 import { derivedId } from '../../../../platform/ids';
@@ -23,7 +23,12 @@ export class ChargeCardPurchaseHandler implements ICommandHandler<ChargeCardPurc
     if (order.state.status === 'none' || order.state.made.fundingSource !== 'card')
       return { charged: false, reason: 'No such card order' };
     if (order.state.status === 'failed') return { charged: false, reason: 'The payment for this order failed' };
-    if (order.state.status === 'paid' || order.state.paymentIntentId) return { charged: true };
+    // Charged already (the card-purchase saga came first): only the request's answer is left to record.
+    if (order.state.status === 'paid' || order.state.paymentIntentId) {
+      const answered = (await alongside?.charged()) ?? [];
+      if (answered.length > 0) await this.store.appendAtomically(answered);
+      return { charged: true };
+    }
     const made = order.state.made;
     const intent = await this.commands.execute(
       new ChargeSavedMethodCommand(
@@ -42,20 +47,28 @@ export class ChargeCardPurchaseHandler implements ICommandHandler<ChargeCardPurc
       return { charged: false, reason };
     }
     // `any`: the processor's webhook may have paid the order already; the id makes a second record a no-op.
-    await this.store.appendAtomically([
-      {
-        streamId: orderStreamId(orderId),
-        events: [
-          {
-            eventId: derivedId(PurchasingEvents.OrderCharged, orderId),
-            type: PurchasingEvents.OrderCharged,
-            data: { orderId, paymentIntentId: intent.id, chargedAt: this.clock.now().toISOString() },
-          },
-        ],
-        expected: 'any',
-      },
-      ...((await alongside?.charged()) ?? []),
-    ]);
+    const charged: StreamAppend = {
+      streamId: orderStreamId(orderId),
+      events: [
+        {
+          eventId: derivedId(PurchasingEvents.OrderCharged, orderId),
+          type: PurchasingEvents.OrderCharged,
+          data: { orderId, paymentIntentId: intent.id, chargedAt: this.clock.now().toISOString() },
+        },
+      ],
+      expected: 'any',
+    };
+    const answered = (await alongside?.charged()) ?? [];
+    try {
+      await this.store.appendAtomically([charged, ...answered]);
+    } catch (error) {
+      // The request and the card-purchase saga charge the same order: the other one recorded the charge first,
+      // so only the request's answer is left to record.
+      if (!(error instanceof WrongExpectedVersionError) || answered.length === 0) throw error;
+      const { state } = await foldOrder(this.store, orderId);
+      if (state.status === 'none' || !state.paymentIntentId) throw error;
+      await this.store.appendAtomically(answered);
+    }
     return { charged: true };
   }
 }

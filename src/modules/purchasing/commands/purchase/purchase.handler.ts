@@ -71,7 +71,10 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     const orderId = IdempotentRequest.derivedId('Order') ?? randomUUID();
     const buyer: Buyer = orgId ? { kind: 'org', id: orgId } : { kind: 'user', id: userId };
     const decide = () => retryOnConflict(() => this.decide(command, terms, funding, orderId, buyer));
-    return funding === 'wallet' ? this.ledger.exclusively(walletOf(buyer), decide) : decide();
+    const decided = await (funding === 'wallet' ? this.ledger.exclusively(walletOf(buyer), decide) : decide());
+    // Charged after the decision, never inside its retries: a race lost while charging (the card-purchase saga
+    // charging the same order) must not decide the purchase, or its approval, a second time.
+    return decided.chargeCard ? this.charge(terms, orderId, decided.answer) : decided.answer;
   }
 
   private async decide(
@@ -80,7 +83,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     funding: FundingSource,
     orderId: string,
     buyer: Buyer,
-  ): Promise<PurchaseAnswer> {
+  ): Promise<{ answer: PurchaseAnswer; chargeCard?: true }> {
     const { userId, request } = command;
     const now = this.clock.now();
     // An approval is decided first: a second approval of it is a conflict, not an `already_owned`.
@@ -90,15 +93,15 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     const entitlementId = entitlementIdFor(holderId, terms.listingId);
     const entitlementStream = entitlementStreamId(holderId, terms.listingId);
     const held = await foldEntitlement(this.store, holderId, terms.listingId);
-    if (held.state.status === 'granted') return { status: 'already_owned', entitlementId };
+    if (held.state.status === 'granted') return { answer: { status: 'already_owned', entitlementId } };
     // A member buying for itself already holds what one of its orgs owns.
     if (buyer.kind === 'user') {
       const viaOrg = await this.orgEntitlementOf(userId, terms.listingId);
-      if (viaOrg) return { status: 'already_owned', entitlementId: viaOrg };
+      if (viaOrg) return { answer: { status: 'already_owned', entitlementId: viaOrg } };
     }
     // A card purchase of it is settling: this is the same purchase, not a second charge.
     if (held.state.status === 'pending')
-      return { status: 'purchased', entitlementId, orderId: held.state.orderId, amountCents: terms.priceCents };
+      return { answer: { status: 'purchased', entitlementId, orderId: held.state.orderId, amountCents: terms.priceCents } };
 
     const made: PurchaseMade = {
       type: PurchasingEvents.PurchaseMade,
@@ -167,7 +170,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     if (funding === 'card') {
       // Held before the charge, so the processor's webhook always finds a pending order; the answer is recorded once the charge is.
       await this.store.appendAtomically(appends);
-      return this.charge(terms, orderId, answer);
+      return { answer, chargeCard: true };
     }
     if (funding === 'wallet') {
       const owner = walletOf(buyer);
@@ -189,7 +192,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
       answer = { ...answer, walletBalanceCents: debited.reduce(walletDecider.evolve, wallet.state).balanceCents };
     }
     await this.store.appendAtomically([...appends, ...(await IdempotentRequest.recordAnswer(answer, 200))]);
-    return answer;
+    return { answer };
   }
 
   /**
