@@ -300,7 +300,7 @@ export class PostgresEventStore extends EventStore {
     const inFlight = this.logReads.get(key);
     // Every subscriber wakes on the same commit and asks for the same page: one query answers them all,
     // each with its own copy, since consumers own the events they are handed.
-    if (inFlight) return (await inFlight).map((row) => toRecordedEvent(structuredClone(row)));
+    if (inFlight) return (await inFlight).map((row) => toRecordedEvent(copyOfJson(row)));
     const read = this.queryLog(after, options.maxCount);
     this.logReads.set(key, read);
     try {
@@ -527,6 +527,15 @@ function lockOrder(appends: StreamAppend[]): number[] {
 
 function withIds(events: NewEvent[]): NewEvent[] {
   return events.map((e) => (e.eventId ? e : { ...e, eventId: randomUUID() }));
+}
+
+/** A deep copy of plain JSON (what the driver parses from a row), several times cheaper than structuredClone. */
+function copyOfJson<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(copyOfJson) as T;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = copyOfJson((value as Record<string, unknown>)[key]);
+  return copy as T;
 }
 
 function toRecordedEvent(row: EventRow): RecordedEvent {
