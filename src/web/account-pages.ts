@@ -323,8 +323,7 @@ export function registerAccountPages(
       const done = answer.status === 200;
       return showCheckout(
         context,
-        // Shown as it now stands: an approval just completed is no longer offered.
-        (done && approval ? await checkoutOf(context, listingId, releaseId, String(approval.id)) : null) ?? checkout,
+        checkout,
         () => ({
           notice: {
             ok: done,

@@ -9,17 +9,14 @@ import { Logger } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import nunjucks from 'nunjucks';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { IssuedToken, IssueTokenCommand } from '../modules/auth/commands/issue-token/issue-token.command';
-import { RevokeTokenCommand } from '../modules/auth/commands/revoke-token/revoke-token.command';
 import { SCOPES } from '../modules/auth/domain/api-token';
 import { paymentGatewayNameFor } from '../modules/billing/adapters/payment-gateway.provider';
 import { stripeCheckoutOrigin } from '../modules/billing/adapters/stripe-payment-gateway';
 import { EnsureUserCommand } from '../modules/users/commands/ensure-user/ensure-user.command';
 import { withEventContext } from '../event-store/event-context';
 import { trackWrites } from '../event-store/write-tracker';
-import { Clock } from '../platform/clock/clock';
 import { ProjectionWaiter } from '../projections/read-your-writes';
 import { GithubProvider, IdentityProvider, OidcProvider } from './sign-in/identity-providers';
 import { LOCAL_IDP_CLIENT_ID, LOCAL_IDP_PATH, LocalIdp } from './sign-in/local-idp';
@@ -41,8 +38,6 @@ export interface WebDeps {
   commands: CommandBus;
   /** For what the API does not answer by id, e.g. the terms of buying a listing, read as the buyer may see them. */
   queries: QueryBus;
-  dataSource: DataSource;
-  clock: Clock;
 }
 
 /** What each page handler gets: the session (if any), rendering, and the API as the signed-in user. */
@@ -117,16 +112,6 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
     logger.log(`local identity provider at ${localIdp.issuer}: anyone can sign in as any e-mail (development only)`);
   }
 
-  const audit = (kind: string, userId: string | null, detail: Record<string, unknown>) =>
-    deps.dataSource
-      .query(`INSERT INTO auth_audit (occurred_at, kind, source, user_id, detail) VALUES ($1, $2, 'request', $3, $4)`, [
-        deps.clock.now(),
-        kind,
-        userId,
-        JSON.stringify(detail),
-      ])
-      .catch((error: unknown) => logger.warn(`could not record ${kind}: ${error instanceof Error ? error.message : error}`));
-
   await root.register(async (web) => {
     await web.register(cookie);
     await web.register(formbody, { bodyLimit: 64 * 1024 });
@@ -160,10 +145,7 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
       const id = request.cookies[SESSION_COOKIE];
       if (!id) return null;
       const { session, expired } = await sessions.resume(id);
-      if (expired) {
-        await commands.execute(new RevokeTokenCommand(expired.tokenId, expired.userId)).catch(() => undefined);
-        await audit('web_session_expired', expired.userId, {});
-      }
+      if (expired) await sessions.retire(expired, 'web_session_expired', {});
       return session;
     };
 
@@ -291,7 +273,7 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
         Object.entries(request.query as Record<string, unknown>).filter(([, v]) => typeof v === 'string'),
       ) as Record<string, string>;
       const fail = async (reason: string, status = 400) => {
-        await audit('web_sign_in_failed', null, { provider: providerId.slice(0, 40), reason, ip: request.ip });
+        await sessions.audit('web_sign_in_failed', null, { provider: providerId.slice(0, 40), reason, ip: request.ip });
         reply.clearCookie(SIGN_IN_COOKIE, { ...sessionCookie, path: '/auth' });
         const html = views.render('error.njk', {
           title: 'Sign-in failed',
@@ -333,12 +315,9 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
       // Signing in again replaces this browser's session: the old one must not stay live beside it.
       const previousId = request.cookies[SESSION_COOKIE];
       const previous = previousId ? await sessions.end(previousId) : null;
-      if (previous) {
-        await commands.execute(new RevokeTokenCommand(previous.tokenId, previous.userId)).catch(() => undefined);
-        await audit('web_sign_out', previous.userId, { replaced: true });
-      }
+      if (previous) await sessions.retire(previous, 'web_sign_out', { replaced: true });
       const id = await sessions.open(userId, issued.tokenId, issued.token, provider.id);
-      await audit('web_sign_in', userId, { provider: provider.id, ip: request.ip });
+      await sessions.audit('web_sign_in', userId, { provider: provider.id, ip: request.ip });
       reply.clearCookie(SIGN_IN_COOKIE, { ...sessionCookie, path: '/auth' });
       reply.setCookie(SESSION_COOKIE, id, sessionCookie);
       // Checked again: a row stored by an older version may predate the current rule.
@@ -351,8 +330,7 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
       page(async (_request, reply, { session }) => {
         if (session) {
           await sessions.close(session.idHash);
-          await commands.execute(new RevokeTokenCommand(session.tokenId, session.userId)).catch(() => undefined);
-          await audit('web_sign_out', session.userId, { provider: session.provider });
+          await sessions.retire(session, 'web_sign_out', { provider: session.provider });
         }
         reply.clearCookie(SESSION_COOKIE, sessionCookie);
         return reply.redirect('/', 303);

@@ -2,12 +2,10 @@ import { Module, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyInstance } from 'fastify';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { InjectConfig } from '../config/config.module';
 import { EventStore } from '../event-store/event-store';
 import { DeviceCodesReader } from '../modules/auth/read-models/device-codes.reader';
-import { Clock } from '../platform/clock/clock';
 import { ProjectionWaiter } from '../projections/read-your-writes';
 import { WebSessions } from './sessions/web-sessions';
 import { WebSessionsProjection } from './sessions/web-sessions.projection';
@@ -22,8 +20,6 @@ export class WebModule implements OnApplicationBootstrap {
     private readonly sessions: WebSessions,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly dataSource: DataSource,
-    private readonly clock: Clock,
     private readonly store: EventStore,
     private readonly deviceCodes: DeviceCodesReader,
     private readonly waiter: ProjectionWaiter,
@@ -40,8 +36,6 @@ export class WebModule implements OnApplicationBootstrap {
       sessions: this.sessions,
       commands: this.commands,
       queries: this.queries,
-      dataSource: this.dataSource,
-      clock: this.clock,
       store: this.store,
       deviceCodes: this.deviceCodes,
       waiter: this.waiter,

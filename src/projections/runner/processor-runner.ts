@@ -2,6 +2,7 @@ import { LoggerService } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { EventStore, RecordedEvent, Subscription } from '../../event-store/event-store';
 import { LogPosition } from '../../event-store/log-position';
+import { SerialQueue } from '../../platform/concurrency/serial-queue';
 import { AdvisoryLockSession } from './advisory-lock-session';
 import { Checkpoints } from './checkpoints';
 import { contextCausedBy, withEventContext } from '../../event-store/event-context';
@@ -35,14 +36,15 @@ export class ProcessorRunner {
   private holdsLock = false;
   private readonly ownsLocks: boolean;
   private readonly locks: AdvisoryLockSession;
-  private lifecycle: Promise<void> = Promise.resolve();
+  /** Lifecycle steps (activate, rebuild, deactivate) never overlap. */
+  private readonly lifecycle = new SerialQueue();
   private subscription: Subscription | undefined;
   /** How far this runner has handled the log; ahead of `stored` while batches held nothing it handles. */
   private position = LogPosition.START;
   /** The checkpoint as this runner last read or wrote it: another value in the table means another runner moved it. */
   private stored = LogPosition.START;
   /** Batches and checkpoint flushes take turns, so only one of them writes the checkpoint at a time. */
-  private checkpointTurn: Promise<void> = Promise.resolve();
+  private readonly checkpointTurns = new SerialQueue();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
   private readonly progressListeners = new Set<(name: string, position: LogPosition) => void>();
@@ -84,23 +86,16 @@ export class ProcessorRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.serially(async () => {
+    await this.lifecycle.run(async () => {
       await this.flushCheckpoint().catch(() => undefined); // only a shorter replay on the next start is at stake
       await this.deactivate();
     });
     if (this.ownsLocks) await this.locks.close();
   }
 
-  /** Lifecycle steps (activate, rebuild, deactivate) never overlap. */
-  private serially(step: () => Promise<void>): Promise<void> {
-    const run = this.lifecycle.then(step);
-    this.lifecycle = run.catch(() => undefined);
-    return run;
-  }
-
   /** One look around: take the lock if free, honour a rebuild request, schedule the next look. */
   private tick(): Promise<void> {
-    return this.serially(async () => {
+    return this.lifecycle.run(async () => {
       if (this.stopped) return;
       try {
         if (!this.subscription) await this.tryActivate();
@@ -166,7 +161,7 @@ export class ProcessorRunner {
   }
 
   private handleBatch(delivered: RecordedEvent[]): Promise<void> {
-    return this.takingCheckpointTurn(async () => {
+    return this.checkpointTurns.run(async () => {
       // Stopping: the subscription is about to end, and the stored checkpoint is where the next start resumes.
       if (this.stopped) return;
       // A batch retried after a partial event-by-event pass: skip what is already applied.
@@ -195,15 +190,9 @@ export class ProcessorRunner {
     });
   }
 
-  private takingCheckpointTurn(work: () => Promise<void>): Promise<void> {
-    const turn = this.checkpointTurn.then(work);
-    this.checkpointTurn = turn.catch(() => undefined);
-    return turn;
-  }
-
   /** Stores a position that moved past batches holding nothing to handle. */
   private flushCheckpoint(): Promise<void> {
-    return this.takingCheckpointTurn(async () => {
+    return this.checkpointTurns.run(async () => {
       if (!this.subscription || !this.position.isAfter(this.stored)) return;
       const position = this.position;
       try {
@@ -316,7 +305,7 @@ export class ProcessorRunner {
   private async restartFromStoredCheckpoint(): Promise<void> {
     this.logger.warn(`processor ${this.name}: checkpoint moved elsewhere; stepping down`);
     // Stopping from inside the subscription's own callback would wait for itself.
-    setImmediate(() => void this.serially(() => this.deactivate()));
+    setImmediate(() => void this.lifecycle.run(() => this.deactivate()));
   }
 
   private advanced(position: LogPosition): void {

@@ -1,8 +1,10 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { InjectConfig } from '../../config/config.module';
 import { AppConfig } from '../../config/app-config';
+import { RevokeTokenCommand } from '../../modules/auth/commands/revoke-token/revoke-token.command';
 import { Clock } from '../../platform/clock/clock';
 
 export interface WebSession {
@@ -25,6 +27,8 @@ export interface WebSession {
  * nobody ends (no sign-out, no sweep) still leaves no token valid for ever.
  */
 export const SESSION_MAX_DAYS = 30;
+
+const logger = new Logger('WebSessions');
 
 const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
 const sealKey = (id: string) => Buffer.from(hkdfSync('sha256', id, 'svc-web', 'api-token-seal', 32));
@@ -54,9 +58,28 @@ function unseal(sessionId: string, sealed: string): string | null {
 export class WebSessions {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly commands: CommandBus,
     private readonly clock: Clock,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
+
+  /** Records a web sign-in, sign-out or expiry in the server-side authentication audit; best effort. */
+  async audit(kind: string, userId: string | null, detail: Record<string, unknown>): Promise<void> {
+    await this.dataSource
+      .query(`INSERT INTO auth_audit (occurred_at, kind, source, user_id, detail) VALUES ($1, $2, 'request', $3, $4)`, [
+        this.clock.now(),
+        kind,
+        userId,
+        JSON.stringify(detail),
+      ])
+      .catch((error: unknown) => logger.warn(`could not record ${kind}: ${error instanceof Error ? error.message : error}`));
+  }
+
+  /** A session that ended (expired, replaced, signed out): its API token is revoked (one already gone is fine) and the audit says why. */
+  async retire(ended: { userId: string; tokenId: string }, kind: string, detail: Record<string, unknown>): Promise<void> {
+    await this.commands.execute(new RevokeTokenCommand(ended.tokenId, ended.userId)).catch(() => undefined);
+    await this.audit(kind, ended.userId, detail);
+  }
 
   /** Answers the new session's id, the cookie's value. */
   async open(userId: string, tokenId: string, apiToken: string, provider: string): Promise<string> {
@@ -83,10 +106,7 @@ export class WebSessions {
        RETURNING user_id, token_id, sealed_token, provider`,
       [hashId(id), now, idleSince, bornSince],
     );
-    if (!row) {
-      const [stale] = await this.rows(`DELETE FROM web_sessions WHERE id_hash = $1 RETURNING user_id, token_id`, [hashId(id)]);
-      return { session: null, expired: stale ? { userId: stale.user_id, tokenId: stale.token_id } : undefined };
-    }
+    if (!row) return { session: null, expired: (await this.end(id)) ?? undefined };
     const apiToken = unseal(id, row.sealed_token);
     if (!apiToken) return { session: null };
     return {

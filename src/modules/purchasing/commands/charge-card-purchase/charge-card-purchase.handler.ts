@@ -23,12 +23,8 @@ export class ChargeCardPurchaseHandler implements ICommandHandler<ChargeCardPurc
     if (order.state.status === 'none' || order.state.made.fundingSource !== 'card')
       return { charged: false, reason: 'No such card order' };
     if (order.state.status === 'failed') return { charged: false, reason: 'The payment for this order failed' };
-    // Charged already (the card-purchase saga came first): only the request's answer is left to record.
-    if (order.state.status === 'paid' || order.state.paymentIntentId) {
-      const answered = (await alongside?.charged()) ?? [];
-      if (answered.length > 0) await this.store.appendAtomically(answered);
-      return { charged: true };
-    }
+    if (order.state.status === 'paid' || order.state.paymentIntentId)
+      return this.chargedElsewhere((await alongside?.charged()) ?? []);
     const made = order.state.made;
     const intent = await this.commands.execute(
       new ChargeSavedMethodCommand(
@@ -62,13 +58,18 @@ export class ChargeCardPurchaseHandler implements ICommandHandler<ChargeCardPurc
     try {
       await this.store.appendAtomically([charged, ...answered]);
     } catch (error) {
-      // The request and the card-purchase saga charge the same order: the other one recorded the charge first,
-      // so only the request's answer is left to record.
+      // The request and the card-purchase saga charge the same order: the other one recorded the charge first.
       if (!(error instanceof WrongExpectedVersionError) || answered.length === 0) throw error;
       const { state } = await foldOrder(this.store, orderId);
       if (state.status === 'none' || !state.paymentIntentId) throw error;
-      await this.store.appendAtomically(answered);
+      return this.chargedElsewhere(answered);
     }
+    return { charged: true };
+  }
+
+  /** The charge is recorded already (by the card-purchase saga, or the request): only the request's answer is left. */
+  private async chargedElsewhere(answered: StreamAppend[]): Promise<CardChargeOutcome> {
+    if (answered.length > 0) await this.store.appendAtomically(answered);
     return { charged: true };
   }
 }
