@@ -29,6 +29,7 @@ import { SearchLexemes1764030100000 } from './1764030100000-search-lexemes';
 import { WebSessions1764040000000 } from './1764040000000-web-sessions';
 import { ApprovalTokenNames1764050000000 } from './1764050000000-approval-token-names';
 import { ReleaseSignatures1764060000000 } from './1764060000000-release-signatures';
+import { ListingColumnsInline1764070000000 } from './1764070000000-listing-columns-inline';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   WebSessions1764040000000,
   ApprovalTokenNames1764050000000,
   ReleaseSignatures1764060000000,
+  ListingColumnsInline1764070000000,
 ];
