@@ -34,6 +34,21 @@ export const TOTAL_EXACT_UP_TO = 1_000;
  */
 export const RANKED_CANDIDATES = 1_000;
 
+/** A sorted page of words or tags is sorted from their matches when the planner expects at most this many (see sortMatchesFirst). */
+export const SORTED_MATCHES_UP_TO = 5_000;
+
+const SNAPSHOT_COLUMN = '(SELECT coalesce(max(search_seq), 0) FROM listings) AS snapshot';
+
+/**
+ * Whether sorting all `matches` (each read once through the text or tag index) beats walking the order's
+ * index, which tests about `catalogue / matches` rows for each of the `reach` rows it returns (offset and
+ * page). Testing a row for words detoasts its search document, about four times the cost of reading it.
+ */
+export function sortMatchesFirst(matches: number, reach: number, catalogue: number, words: boolean): boolean {
+  const perRowOfWalk = words ? 4 : 1;
+  return matches <= SORTED_MATCHES_UP_TO && matches * matches <= perRowOfWalk * reach * catalogue;
+}
+
 /**
  * Full-text and faceted search over the searchable listings (public,
  * published, with a published release).
@@ -52,6 +67,8 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
     private readonly cache: SearchCache,
     private readonly cursors: CursorCodec,
   ) {}
+
+  private size: { rows: number; at: number } | null = null;
 
   async execute({ criteria }: SearchListingsQuery): Promise<SearchPage> {
     const key = JSON.stringify(Object.entries(criteria).sort(([a], [b]) => a.localeCompare(b)));
@@ -110,35 +127,48 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
         throw new DomainError('invalid', `page reaches past ${MAX_OFFSET} results: follow nextCursor instead`);
       const where = ['l.searchable', ...filters, params.free ? 'l.price_cents = 0' : null].filter(Boolean).join(' AND ');
       const offset = (page - 1) * perPage;
-      const snapshotColumn = '(SELECT coalesce(max(search_seq), 0) FROM listings) AS snapshot';
       if (order === 'relevance') {
-        // The matches are read lazily (a materialized CTE is planned for all its rows, so through the text
-        // index, and read only as far as asked): at most RANKED_CANDIDATES + 1 are read, ranked and counted.
-        const pageSql = `
-          WITH matches AS MATERIALIZED (SELECT l.id, ${rank} AS rank FROM listings l WHERE ${where}),
-          candidates AS MATERIALIZED (SELECT * FROM matches LIMIT ${RANKED_CANDIDATES + 1}),
-          ranked AS (
-            SELECT * FROM candidates ORDER BY rank DESC, id DESC
-            LIMIT ${Math.max(0, Math.min(perPage + 1, RANKED_CANDIDATES - offset))} OFFSET ${offset}
-          )
-          SELECT ${LISTING_SUMMARY_COLUMNS}, r.rank AS sort_value, ${snapshotColumn},
-                 (SELECT count(*) FROM candidates)::int AS matched
-          FROM ranked r JOIN listings l ON l.id = r.id JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
-          ORDER BY r.rank DESC, r.id DESC`;
-        const rows: Record<string, unknown>[] = await this.dataSource.query(pageSql, sql.values);
-        const matched = rows.length > 0 ? Number(rows[0].matched) : await this.boundedCount(where, sql.values);
+        const limit = Math.max(0, Math.min(perPage + 1, RANKED_CANDIDATES - offset));
+        const bounded = await this.boundedPage(where, rank, 'DESC', RANKED_CANDIDATES, limit, offset, sql.values);
+        const matched = bounded.matched ?? (await this.boundedCount(where, sql.values));
         const total = matched <= TOTAL_EXACT_UP_TO ? matched : await this.estimatedCount(where, sql.values);
-        return this.toPage(rows, perPage, { total, page }, fingerprint, now);
+        return this.toPage(bounded.rows, perPage, { total, page }, fingerprint, now);
+      }
+      // Words and tags match a few percent of the catalogue: a deep page of a rare one is cheaper to sort from its
+      // matches (read through the text or tag index) than to find by walking the order's index and testing each row.
+      const planned = tsquery || tags.length > 0 ? await this.plannedCount(where, sql.values) : undefined;
+      if (
+        planned !== undefined &&
+        sortMatchesFirst(planned, offset + perPage + 1, await this.catalogueSize(), Boolean(tsquery))
+      ) {
+        const bounded = await this.boundedPage(
+          where,
+          `l.${column}`,
+          direction,
+          SORTED_MATCHES_UP_TO,
+          perPage + 1,
+          offset,
+          sql.values,
+        );
+        if (bounded.matched === null) {
+          // A page past the last match.
+          const counted = await this.boundedCount(where, sql.values);
+          const total = counted <= TOTAL_EXACT_UP_TO ? counted : await this.estimatedCount(where, sql.values, planned, counted);
+          return this.toPage([], perPage, { total, page }, fingerprint, now);
+        }
+        // All the matches were sorted, so the page and its total are exact; with more than the planner thought, walk after all.
+        if (bounded.matched <= SORTED_MATCHES_UP_TO)
+          return this.toPage(bounded.rows, perPage, { total: bounded.matched, page }, fingerprint, now);
       }
       const pageSql = `
-        SELECT ${LISTING_SUMMARY_COLUMNS}, l.${column} AS sort_value, ${snapshotColumn}
+        SELECT ${LISTING_SUMMARY_COLUMNS}, l.${column} AS sort_value, ${SNAPSHOT_COLUMN}
         FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
         WHERE ${where} ORDER BY l.${column} ${direction}, l.id ${direction} LIMIT ${perPage + 1} OFFSET ${offset}`;
       const [rows, counted] = await Promise.all([
         this.dataSource.query(pageSql, sql.values),
         this.boundedCount(where, sql.values),
       ]);
-      const total = counted <= TOTAL_EXACT_UP_TO ? counted : await this.estimatedCount(where, sql.values);
+      const total = counted <= TOTAL_EXACT_UP_TO ? counted : await this.estimatedCount(where, sql.values, planned, counted);
       return this.toPage(rows, perPage, { total, page }, fingerprint, now);
     }
 
@@ -184,6 +214,44 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
     return query;
   }
 
+  /**
+   * A page of the first `bound` + 1 matches ordered by `sortValue` (then id), and how many matches there were
+   * when the page has rows (null when it is empty). The matches are read lazily: a materialized CTE is planned
+   * for all its rows, so through the filters' indexes, and read only as far as the LIMIT above it asks.
+   */
+  private async boundedPage(
+    where: string,
+    sortValue: string,
+    direction: 'ASC' | 'DESC',
+    bound: number,
+    limit: number,
+    offset: number,
+    values: unknown[],
+  ): Promise<{ rows: Record<string, unknown>[]; matched: number | null }> {
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `WITH matches AS MATERIALIZED (SELECT l.id, ${sortValue} AS sort_value FROM listings l WHERE ${where}),
+       candidates AS MATERIALIZED (SELECT * FROM matches LIMIT ${bound + 1}),
+       chosen AS (SELECT * FROM candidates ORDER BY sort_value ${direction}, id ${direction} LIMIT ${limit} OFFSET ${offset})
+       SELECT ${LISTING_SUMMARY_COLUMNS}, c.sort_value, ${SNAPSHOT_COLUMN}, (SELECT count(*) FROM candidates)::int AS matched
+       FROM chosen c JOIN listings l ON l.id = c.id JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
+       ORDER BY c.sort_value ${direction}, c.id ${direction}`,
+      values,
+    );
+    return { rows, matched: rows.length > 0 ? Number(rows[0].matched) : null };
+  }
+
+  /** The planner's count of searchable listings, refreshed at most once a minute: only ever weighs one plan against another. */
+  private async catalogueSize(): Promise<number> {
+    const now = this.clock.now().getTime();
+    if (!this.size || now - this.size.at > 60_000) {
+      const [{ rows }] = await this.dataSource.query(
+        `SELECT greatest(reltuples, 0)::float8 AS rows FROM pg_class WHERE oid = 'listings'::regclass`,
+      );
+      this.size = { rows: Number(rows), at: now };
+    }
+    return this.size.rows;
+  }
+
   /** Counts the matches up to TOTAL_EXACT_UP_TO + 1 (lazily read, as above, so through the indexes). */
   private async boundedCount(where: string, values: unknown[]): Promise<number> {
     const [{ total }] = await this.dataSource.query(
@@ -194,11 +262,16 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
     return total;
   }
 
-  /** Past the exact bound: the planner's estimate of the matches, never below the bound. */
-  private async estimatedCount(where: string, values: unknown[]): Promise<number> {
+  /** The planner's estimate of the matches (EXPLAIN, no execution). */
+  private async plannedCount(where: string, values: unknown[]): Promise<number> {
     const [row] = await this.dataSource.query(`EXPLAIN (FORMAT JSON) SELECT 1 FROM listings l WHERE ${where}`, values);
     const estimate = Math.round(Number(row['QUERY PLAN'][0].Plan['Plan Rows']));
-    return Math.max(TOTAL_EXACT_UP_TO + 1, Number.isFinite(estimate) ? estimate : 0);
+    return Number.isFinite(estimate) ? estimate : 0;
+  }
+
+  /** The total past the exact bound: the planner's estimate, never below the bound nor below what was counted. */
+  private async estimatedCount(where: string, values: unknown[], planned?: number, counted = 0): Promise<number> {
+    return Math.max(TOTAL_EXACT_UP_TO + 1, counted, planned ?? (await this.plannedCount(where, values)));
   }
 
   private toPage(
