@@ -27,6 +27,9 @@ const MAX_OFFSET = 10_000;
 /** `total` is exact up to this many matches and the planner's estimate past it (an exact count costs a scan of all matches). */
 export const TOTAL_EXACT_UP_TO = 1_000;
 
+/** A sorted page with one filter at most whose matches the planner puts at this many or more is not counted (see TOTAL_EXACT_UP_TO). */
+const UNCOUNTED_FROM = 10 * TOTAL_EXACT_UP_TO;
+
 /**
  * Relevance pages rank the first this-many matches (in index order), so a broad
  * word costs the same as a narrow one; past them a relevance page is empty.
@@ -134,11 +137,11 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
         const total = matched <= TOTAL_EXACT_UP_TO ? matched : await this.estimatedCount(where, sql.values);
         return this.toPage(bounded.rows, perPage, { total, page }, fingerprint, now);
       }
+      const planned = await this.plannedCount(where, sql.values);
       // Words and tags match a few percent of the catalogue: a deep page of a rare one is cheaper to sort from its
       // matches (read through the text or tag index) than to find by walking the order's index and testing each row.
-      const planned = tsquery || tags.length > 0 ? await this.plannedCount(where, sql.values) : undefined;
       if (
-        planned !== undefined &&
+        (tsquery || tags.length > 0) &&
         sortMatchesFirst(planned, offset + perPage + 1, await this.catalogueSize(), Boolean(tsquery))
       ) {
         const bounded = await this.boundedPage(
@@ -164,9 +167,11 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
         SELECT ${LISTING_SUMMARY_COLUMNS}, l.${column} AS sort_value, ${SNAPSHOT_COLUMN}
         FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
         WHERE ${where} ORDER BY l.${column} ${direction}, l.id ${direction} LIMIT ${perPage + 1} OFFSET ${offset}`;
+      // One filter at most is estimated well from its column's statistics: far past the bound, the count is left to the estimate.
+      const uncounted = filters.length + (params.free ? 1 : 0) <= 1 && planned >= UNCOUNTED_FROM;
       const [rows, counted] = await Promise.all([
         this.dataSource.query(pageSql, sql.values),
-        this.boundedCount(where, sql.values),
+        uncounted ? TOTAL_EXACT_UP_TO + 1 : this.boundedCount(where, sql.values),
       ]);
       const total = counted <= TOTAL_EXACT_UP_TO ? counted : await this.estimatedCount(where, sql.values, planned, counted);
       return this.toPage(rows, perPage, { total, page }, fingerprint, now);
