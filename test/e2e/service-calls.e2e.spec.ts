@@ -87,6 +87,16 @@ describe('metered service calls', () => {
       expect(await balanceOf(caller)).toBe(975);
     });
 
+    it('names a call without an Idempotency-Key upstream by its usage record, so the vendor can dedupe a resent request', async () => {
+      const caller = await newCaller(app);
+      await fundWallet(app, caller, 1000);
+      const { path, service } = await liveService(kind);
+      const answers = await Promise.all(
+        ['a', 'b'].map(async (text) => json(await caller.call('POST', path, { tool: 'echo', input: { text } }))),
+      );
+      expect(service.calls.map((c) => c.idempotencyKey).sort()).toEqual(answers.map((a) => a.usageRecordId).sort());
+    });
+
     it('leaves the wallet whole when the tool fails: 502 with the service message, the reservation refunded', async () => {
       const caller = await newCaller(app);
       await fundWallet(app, caller, 1000);

@@ -26,7 +26,7 @@ export interface ToolCall {
   input: Record<string, unknown>;
   /** The caller's Idempotency-Key, passed on so the vendor can dedupe too. */
   idempotencyKey?: string;
-  /** Our id of the call, sent as the JSON-RPC id. */
+  /** Our id of the call (the usage record's): the JSON-RPC id, and the key sent upstream when the caller gave none. */
   callId: string;
   timeoutMs: number;
 }
@@ -36,11 +36,13 @@ const MAX_UPSTREAM_MESSAGE = 500;
 /**
  * Speaks each service protocol through its real client:
  * - `mcp` over `streamable_http` (default) or `sse`: the official SDK client, `tools/call` and `tools/list`;
- *   the Idempotency-Key goes in the request's `_meta.idempotencyKey`.
+ *   the key goes in the request's `_meta.idempotencyKey`.
  * - `https` with transport `jsonrpc`: a JSON-RPC 2.0 POST of `tools/call` {name, arguments} (and `tools/list`).
  * - `https` otherwise: a JSON POST of {tool, input}; a 2xx JSON answer is the result (a non-object wrapped as {value}), any other answer an
  *   upstream error with its `message`. Probes GET the endpoint and read `tools` from its JSON answer, if any.
- * The Idempotency-Key is an `Idempotency-Key` header for both JSON protocols.
+ * The key is an `Idempotency-Key` header for both JSON protocols. It is the caller's Idempotency-Key, or the call's
+ * id when there is none, so every request names its call: a request the MCP pool sends again on a fresh connection
+ * (see McpClientPool.use) carries the same key, and a vendor that dedupes by key runs the tool once.
  * Every connection goes through the OutboundGuard. MCP clients stay connected between calls (McpClientPool).
  */
 @Injectable()
@@ -142,7 +144,7 @@ export class ServiceClient implements OnApplicationShutdown {
         {
           name: call.tool,
           arguments: call.input,
-          ...(call.idempotencyKey ? { _meta: { idempotencyKey: call.idempotencyKey } } : {}),
+          _meta: { idempotencyKey: upstreamKey(call) },
         },
         undefined,
         { signal, timeout: call.timeoutMs },
@@ -164,7 +166,7 @@ export class ServiceClient implements OnApplicationShutdown {
         'tools/call',
         { name: call.tool, arguments: call.input },
         call.callId,
-        call.idempotencyKey,
+        upstreamKey(call),
         signal,
       );
     const response = await this.guard.fetch(address.endpoint, {
@@ -173,7 +175,7 @@ export class ServiceClient implements OnApplicationShutdown {
       headers: {
         'content-type': 'application/json',
         accept: 'application/json',
-        ...(call.idempotencyKey ? { 'idempotency-key': call.idempotencyKey } : {}),
+        'idempotency-key': upstreamKey(call),
       },
       body: JSON.stringify({ tool: call.tool, input: call.input }),
     });
@@ -222,6 +224,11 @@ export class ServiceClient implements OnApplicationShutdown {
     const isMcp = typeof (error as { code?: unknown }).code === 'number';
     return new ServiceCallError(isMcp ? 'protocol_error' : 'upstream_error', truncate(describe(error) ?? message));
   }
+}
+
+/** The key a vendor can dedupe a tool call by. */
+function upstreamKey(call: ToolCall): string {
+  return call.idempotencyKey ?? call.callId;
 }
 
 export interface SessionReply {

@@ -49,8 +49,8 @@ export class ServicesController {
   /**
    * Calls a tool of the listing's live service, metered against the caller's wallet: the per-call cost is
    * reserved first (402 `insufficient_balance`), kept as a `metered_usage` transaction when the call succeeds,
-   * and given back as a `refund` when it fails (502) or times out (504). The Idempotency-Key is passed on
-   * to the service (header `Idempotency-Key`; MCP: `params._meta.idempotencyKey`).
+   * and given back as a `refund` when it fails (502) or times out (504). The Idempotency-Key (else the
+   * usage record id) is passed on to the service (header `Idempotency-Key`; MCP: `params._meta.idempotencyKey`).
    */
   @Post(':vendor/:slug/call')
   @ApiBearerAuth()
