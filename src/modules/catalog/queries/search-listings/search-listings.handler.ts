@@ -1,6 +1,10 @@
+import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../../platform/clock/clock';
+import { PG_POOL } from '../../../../platform/database/database.module';
+import { PreparedStatements } from '../../../../platform/database/prepared-statements';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { LISTING_SUMMARY_COLUMNS, toSearchResult } from '../../read-models/listing-rows';
 import { SearchCache } from './search-cache';
@@ -64,14 +68,20 @@ export function sortMatchesFirst(matches: number, reach: number, catalogue: numb
  */
 @QueryHandler(SearchListingsQuery)
 export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery, SearchPage> {
+  /** The bounded page and the prefix query: the same plan whatever the words, so planned once per connection. */
+  private readonly prepared: PreparedStatements;
+  /** The catalogue's size as the planner sees it (see catalogueSize). */
+  private size: { rows: number; at: number } | null = null;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly cache: SearchCache,
     private readonly cursors: CursorCodec,
-  ) {}
-
-  private size: { rows: number; at: number } | null = null;
+    @Inject(PG_POOL) pool: Pool,
+  ) {
+    this.prepared = new PreparedStatements(pool, 'search');
+  }
 
   async execute({ criteria }: SearchListingsQuery): Promise<SearchPage> {
     const key = JSON.stringify(Object.entries(criteria).sort(([a], [b]) => a.localeCompare(b)));
@@ -101,7 +111,9 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
       params.cursor === undefined ? null : decodeSearchCursor(this.cursors, params.cursor, fingerprint, ORDERS[order].value, now);
 
     const sql = new SqlParams();
-    const tsquery = text ? `${sql.add(await this.prefixQuery(text))}::tsquery` : null;
+    // A query of stop words only ("the") has no lexemes, and filters nothing rather than everything.
+    const lexemes = text ? await this.prefixQuery(text) : '';
+    const tsquery = lexemes ? `${sql.add(lexemes)}::tsquery` : null;
     const filters = [
       params.type && `l.type = ${sql.add(params.type)}`,
       params.target && `l.targets @> ARRAY[${sql.add(params.target)}]::text[]`,
@@ -115,8 +127,7 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
       params.protocol && `l.service_protocol = ${sql.add(params.protocol)}`,
       params.settlement && `l.settlement_methods @> ARRAY[${sql.add(params.settlement)}]::text[]`,
       params.verified && 'l.vendor_verified',
-      // A query of stop words only ("the") filters nothing rather than everything.
-      tsquery && `(numnode(${tsquery}) = 0 OR l.search_vector @@ ${tsquery})`,
+      tsquery && `l.search_vector @@ ${tsquery}`,
     ].filter((f): f is string => typeof f === 'string');
     // Tiered relevance over the small head document: listings whose title, tags, vendor or description match
     // the whole query come first, README-only matches after; within a tier, ts_rank over the head.
@@ -215,7 +226,7 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
    * Asked for first, so the page's query is planned with the actual lexemes.
    */
   private async prefixQuery(text: string): Promise<string> {
-    const [{ query }] = await this.dataSource.query('SELECT search_prefix_query($1)::text AS query', [text]);
+    const [{ query }] = await this.prepared.query<{ query: string }>('SELECT search_prefix_query($1)::text AS query', [text]);
     return query;
   }
 
@@ -233,14 +244,18 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
     offset: number,
     values: unknown[],
   ): Promise<{ rows: Record<string, unknown>[]; matched: number | null }> {
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
+    // The page's bounds are parameters too, so the statement's text (and its prepared plan) is one per filter set.
+    const rows = await this.prepared.query(
       `WITH matches AS MATERIALIZED (SELECT l.id, ${sortValue} AS sort_value FROM listings l WHERE ${where}),
        candidates AS MATERIALIZED (SELECT * FROM matches LIMIT ${bound + 1}),
-       chosen AS (SELECT * FROM candidates ORDER BY sort_value ${direction}, id ${direction} LIMIT ${limit} OFFSET ${offset})
+       chosen AS (
+         SELECT * FROM candidates ORDER BY sort_value ${direction}, id ${direction}
+         LIMIT $${values.length + 1} OFFSET $${values.length + 2}
+       )
        SELECT ${LISTING_SUMMARY_COLUMNS}, c.sort_value, ${SNAPSHOT_COLUMN}, (SELECT count(*) FROM candidates)::int AS matched
        FROM chosen c JOIN listings l ON l.id = c.id JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
        ORDER BY c.sort_value ${direction}, c.id ${direction}`,
-      values,
+      [...values, limit, offset],
     );
     return { rows, matched: rows.length > 0 ? Number(rows[0].matched) : null };
   }
