@@ -283,13 +283,14 @@ export class PostgresEventStore extends EventStore {
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const { rows } = await this.pool
-      .query<EventRow>(
-        `SELECT ${SELECT_COLUMNS} FROM events
-        WHERE stream_id = $1 AND revision >= $2
-        ORDER BY revision
-        LIMIT $3`,
-        [streamId, options.fromRevision ?? 0, options.maxCount ?? null],
-      )
+      .query<EventRow>({
+        name: 'svc-read-stream',
+        text: `SELECT ${SELECT_COLUMNS} FROM events
+              WHERE stream_id = $1 AND revision >= $2
+              ORDER BY revision
+              LIMIT $3`,
+        values: [streamId, options.fromRevision ?? 0, options.maxCount ?? null],
+      })
       .catch(unavailableIfDisconnected('read a stream'));
     return rows.map(toRecordedEvent);
   }

@@ -7,6 +7,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
+import { PreparedStatements } from './prepared-statements';
 
 export const PG_POOL = Symbol('PG_POOL');
 
@@ -64,7 +65,10 @@ export function poolOf(dataSource: DataSource): Pool {
       },
     }),
   ],
-  providers: [{ provide: PG_POOL, inject: [DataSource], useFactory: poolOf }],
-  exports: [PG_POOL],
+  providers: [
+    { provide: PG_POOL, inject: [DataSource], useFactory: poolOf },
+    { provide: PreparedStatements, inject: [PG_POOL], useFactory: (pool: Pool) => new PreparedStatements(pool, 'svc', 128) },
+  ],
+  exports: [PG_POOL, PreparedStatements],
 })
 export class DatabaseModule {}

@@ -9,6 +9,7 @@ import { Pool } from 'pg';
  * Every connection keeps each named statement until it closes, so only the
  * first `limit` distinct texts get a name; any other text runs unnamed, as
  * before. Use it only for statements whose plan does not depend on the values.
+ * One instance per process (DatabaseModule provides it), so the limit holds.
  */
 export class PreparedStatements {
   private readonly names = new Map<string, string>();
@@ -19,7 +20,7 @@ export class PreparedStatements {
     private readonly limit = 64,
   ) {}
 
-  async query<Row extends Record<string, unknown>>(text: string, values: unknown[]): Promise<Row[]> {
+  async query<Row extends object = Record<string, unknown>>(text: string, values: unknown[]): Promise<Row[]> {
     const name = this.nameOf(text);
     const result = await this.pool.query<Row>(name ? { name, text, values } : { text, values });
     return result.rows;

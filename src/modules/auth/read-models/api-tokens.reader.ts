@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { PreparedStatements } from '../../../platform/database/prepared-statements';
 import { Scope } from '../domain/api-token';
 
 export interface ApiTokenRecord {
@@ -12,13 +12,24 @@ export interface ApiTokenRecord {
   revokedAt: Date | null;
 }
 
+interface TokenRow {
+  id: string;
+  name: string;
+  user_id: string;
+  scopes: Scope[];
+  policy_id: string | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+}
+
 /** Reads `api_tokens`, the read model ApiTokensProjection builds. */
 @Injectable()
 export class ApiTokensReader {
-  constructor(private readonly dataSource: DataSource) {}
+  /** Every authenticated request looks its token up: planned once per connection. */
+  constructor(private readonly prepared: PreparedStatements) {}
 
   async findByHash(tokenHash: string): Promise<ApiTokenRecord | null> {
-    const [row] = await this.dataSource.query(
+    const [row] = await this.prepared.query<TokenRow>(
       `SELECT id, name, user_id, scopes, policy_id, expires_at, revoked_at FROM api_tokens WHERE token_hash = $1`,
       [tokenHash],
     );

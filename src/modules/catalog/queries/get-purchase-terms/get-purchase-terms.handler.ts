@@ -1,5 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
+import { PreparedStatements } from '../../../../platform/database/prepared-statements';
 import { mayView } from '../../read-models/listings.reader';
 import { EventStore } from '../../../../event-store/event-store';
 import { foldStream } from '../../../../event-store/fold-stream';
@@ -18,6 +19,7 @@ export class GetPurchaseTermsHandler implements IQueryHandler<GetPurchaseTermsQu
   constructor(
     private readonly store: EventStore,
     private readonly dataSource: DataSource,
+    private readonly prepared: PreparedStatements,
   ) {}
 
   async execute({ listingId, releaseId, buyerId }: GetPurchaseTermsQuery): Promise<PurchaseTerms> {
@@ -34,7 +36,8 @@ export class GetPurchaseTermsHandler implements IQueryHandler<GetPurchaseTermsQu
       ? releases.find(([id, release]) => id === releaseId && release.published)
       : releases.find(([, release]) => release.published && release.version === state.latestVersion);
     if (!chosen) throw new DomainError('not_found', 'Release not found: not a published release of this listing');
-    const [row] = await this.dataSource.query(
+    // Every purchase asks: planned once per connection.
+    const [row] = await this.prepared.query<TermsRow>(
       `SELECT l.slug, l.title, l.status, l.vendor_id, l.visibility, v.org_id, v.slug AS vendor_slug, v.display_name AS vendor_name
          FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id WHERE l.id = $1`,
       [listingId],
@@ -56,6 +59,18 @@ export class GetPurchaseTermsHandler implements IQueryHandler<GetPurchaseTermsQu
     };
   }
 }
+
+/** What a receipt shows, and what mayView needs. */
+type TermsRow = {
+  slug: string;
+  title: string;
+  status: string;
+  vendor_id: string;
+  visibility: string;
+  org_id: string | null;
+  vendor_slug: string;
+  vendor_name: string;
+};
 
 function listingNotFound(): DomainError {
   return new DomainError('not_found', 'Listing not found');

@@ -1,9 +1,6 @@
-import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../../platform/clock/clock';
-import { PG_POOL } from '../../../../platform/database/database.module';
 import { PreparedStatements } from '../../../../platform/database/prepared-statements';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { LISTING_SUMMARY_COLUMNS, toSearchResult } from '../../read-models/listing-rows';
@@ -68,8 +65,6 @@ export function sortMatchesFirst(matches: number, reach: number, catalogue: numb
  */
 @QueryHandler(SearchListingsQuery)
 export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery, SearchPage> {
-  /** The bounded page and the prefix query: the same plan whatever the words, so planned once per connection. */
-  private readonly prepared: PreparedStatements;
   /** The catalogue's size as the planner sees it (see catalogueSize). */
   private size: { rows: number; at: number } | null = null;
 
@@ -78,10 +73,9 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
     private readonly clock: Clock,
     private readonly cache: SearchCache,
     private readonly cursors: CursorCodec,
-    @Inject(PG_POOL) pool: Pool,
-  ) {
-    this.prepared = new PreparedStatements(pool, 'search');
-  }
+    /** The bounded page and the prefix query: the same plan whatever the words, so planned once per connection. */
+    private readonly prepared: PreparedStatements,
+  ) {}
 
   async execute({ criteria }: SearchListingsQuery): Promise<SearchPage> {
     const key = JSON.stringify(Object.entries(criteria).sort(([a], [b]) => a.localeCompare(b)));
