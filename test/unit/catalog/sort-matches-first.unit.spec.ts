@@ -20,4 +20,9 @@ describe('sortMatchesFirst', () => {
     expect(sortMatchesFirst(28_133, 381, catalogue, false)).toBe(false);
     expect(sortMatchesFirst(6_000, 10_000, catalogue, true)).toBe(false);
   });
+
+  it('walks for a page that reaches past the bound, where an empty sorted page could hide matches the planner missed', () => {
+    expect(sortMatchesFirst(100, 5_001, catalogue, false)).toBe(false);
+    expect(sortMatchesFirst(100, 5_000, catalogue, false)).toBe(true);
+  });
 });

@@ -28,9 +28,6 @@ const MAX_OFFSET = 10_000;
 /** `total` is exact up to this many matches and the planner's estimate past it (an exact count costs a scan of all matches). */
 export const TOTAL_EXACT_UP_TO = 1_000;
 
-/** A sorted page with one filter at most whose matches the planner puts at this many or more is not counted (see TOTAL_EXACT_UP_TO). */
-const UNCOUNTED_FROM = 10 * TOTAL_EXACT_UP_TO;
-
 /**
  * Relevance pages rank the first this-many matches (in index order), so a broad
  * word costs the same as a narrow one; past them a relevance page is empty.
@@ -50,6 +47,8 @@ const SNAPSHOT_COLUMN = '(SELECT coalesce(max(search_seq), 0) FROM listings) AS 
  */
 export function sortMatchesFirst(matches: number, reach: number, catalogue: number, words: boolean): boolean {
   const perRowOfWalk = words ? 4 : 1;
+  // A page reaching past the sorted bound could not tell "no more matches" from "more than the planner thought".
+  if (reach > SORTED_MATCHES_UP_TO) return false;
   return matches <= SORTED_MATCHES_UP_TO && matches * matches <= perRowOfWalk * reach * catalogue;
 }
 
@@ -143,6 +142,7 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
         return this.toPage(bounded.rows, perPage, { total, page }, fingerprint, now);
       }
       const planned = await this.plannedCount(where, sql.values);
+      let known: number | undefined;
       // Words and tags match a few percent of the catalogue: a deep page of a rare one is cheaper to sort from its
       // matches (read through the text or tag index) than to find by walking the order's index and testing each row.
       if (
@@ -159,24 +159,24 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
           sql.values,
         );
         if (bounded.matched === null) {
-          // A page past the last match.
+          // A page past the last match (the page reaches no further than the bound, so every match was read).
           const counted = await this.boundedCount(where, sql.values);
           const total = counted <= TOTAL_EXACT_UP_TO ? counted : await this.estimatedCount(where, sql.values, planned, counted);
           return this.toPage([], perPage, { total, page }, fingerprint, now);
         }
-        // All the matches were sorted, so the page and its total are exact; with more than the planner thought, walk after all.
+        // All the matches were sorted, so the page and its total are exact.
         if (bounded.matched <= SORTED_MATCHES_UP_TO)
           return this.toPage(bounded.rows, perPage, { total: bounded.matched, page }, fingerprint, now);
+        // More matches than the planner thought: walk after all, knowing there are more than the bound.
+        known = bounded.matched;
       }
       const pageSql = `
         SELECT ${LISTING_SUMMARY_COLUMNS}, l.${column} AS sort_value, ${SNAPSHOT_COLUMN}
         FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
         WHERE ${where} ORDER BY l.${column} ${direction}, l.id ${direction} LIMIT ${perPage + 1} OFFSET ${offset}`;
-      // One filter at most is estimated well from its column's statistics: far past the bound, the count is left to the estimate.
-      const uncounted = filters.length + (params.free ? 1 : 0) <= 1 && planned >= UNCOUNTED_FROM;
       const [rows, counted] = await Promise.all([
         this.dataSource.query(pageSql, sql.values),
-        uncounted ? TOTAL_EXACT_UP_TO + 1 : this.boundedCount(where, sql.values),
+        known ?? this.boundedCount(where, sql.values),
       ]);
       const total = counted <= TOTAL_EXACT_UP_TO ? counted : await this.estimatedCount(where, sql.values, planned, counted);
       return this.toPage(rows, perPage, { total, page }, fingerprint, now);
