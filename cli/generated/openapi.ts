@@ -1230,8 +1230,9 @@ export interface paths {
         /**
          * Calls a tool of the listing's live service, metered against the caller's wallet: the per-call cost is
          *     reserved first (402 `insufficient_balance`), kept as a `metered_usage` transaction when the call succeeds,
-         *     and given back as a `refund` when it fails (502) or times out (504). The Idempotency-Key (else the
-         *     usage record id) is passed on to the service (header `Idempotency-Key`; MCP: `params._meta.idempotencyKey`).
+         *     and given back as a `refund` when it fails (502) or times out (504). Every call carries a key the
+         *     service can dedupe by (header `Idempotency-Key`; MCP: `params._meta.idempotencyKey`): derived from the caller and
+         *     their Idempotency-Key, the same for every retry with it; without one, the usage record id.
          */
         post: operations["ServicesController_call"];
         delete?: never;
@@ -4678,8 +4679,7 @@ export interface operations {
     ServicesController_call: {
         parameters: {
             query?: never;
-            header: {
-                "idempotency-key": string;
+            header?: {
                 /** @description 1-255 visible ASCII characters, fresh per operation and reused on its retries. A retry answers the recorded status and body with `Idempotent-Replayed: true` and executes nothing, for at least IDEMPOTENCY_TTL_HOURS. */
                 "Idempotency-Key"?: string;
             };

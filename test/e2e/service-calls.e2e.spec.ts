@@ -72,7 +72,8 @@ describe('metered service calls', () => {
         durationMs: expect.any(Number),
       });
       expect(JSON.stringify(body.result)).toContain('hi');
-      expect(service.calls).toEqual([{ tool: 'echo', idempotencyKey: `k-${kind}` }]);
+      // The key sent upstream derives from the caller's: the first call's usage record id.
+      expect(service.calls).toEqual([{ tool: 'echo', idempotencyKey: body.usageRecordId }]);
       expect(await balanceOf(caller)).toBe(975);
       expect((await transactionsOf(caller)).filter((t) => t.type === 'metered_usage')).toEqual([
         expect.objectContaining({ amountCents: -25 }),
@@ -85,6 +86,18 @@ describe('metered service calls', () => {
       expect(await json(again)).toEqual(body);
       expect(service.calls).toHaveLength(1);
       expect(await balanceOf(caller)).toBe(975);
+    });
+
+    it('never sends a caller’s own Idempotency-Key upstream, so equal keys of two callers stay apart', async () => {
+      const { path, service } = await liveService(kind);
+      const usage: string[] = [];
+      for (const caller of [await newCaller(app), await newCaller(app)]) {
+        await fundWallet(app, caller, 1000);
+        const answer = await caller.call('POST', path, { tool: 'echo' }, { 'idempotency-key': 'same-key' });
+        usage.push((await json(answer)).usageRecordId);
+      }
+      expect(service.calls.map((c) => c.idempotencyKey)).toEqual(usage);
+      expect(new Set(usage).size).toBe(2);
     });
 
     it('names a call without an Idempotency-Key upstream by its usage record, so the vendor can dedupe a resent request', async () => {
@@ -143,9 +156,10 @@ describe('metered service calls', () => {
     expect(retried.status).toBe(200);
     const answer = await json(retried);
     expect(answer.usageRecordId).not.toBe(first.usageRecordId);
+    // Every attempt with the key sends the vendor the same key, so a vendor that dedupes sees one operation.
     expect(service.calls).toEqual([
-      { tool: 'flaky', idempotencyKey: 'flaky-1' },
-      { tool: 'flaky', idempotencyKey: 'flaky-1' },
+      { tool: 'flaky', idempotencyKey: first.usageRecordId },
+      { tool: 'flaky', idempotencyKey: first.usageRecordId },
     ]);
     const replayed = await caller.call('POST', path, { tool: 'flaky' }, { 'idempotency-key': 'flaky-1' });
     expect(await json(replayed)).toEqual(answer);

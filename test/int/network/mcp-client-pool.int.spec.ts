@@ -6,7 +6,13 @@ import { FakeService, startFakeService } from '../../support/fake-services';
 const guardFor = (allowPrivate: boolean) =>
   new OutboundGuard({ network: { allowPrivateServiceEndpoints: allowPrivate } } as AppConfig);
 
-const echo = (text: string): ToolCall => ({ tool: 'echo', input: { text }, callId: `c-${text}`, timeoutMs: 5_000 });
+const echo = (text: string): ToolCall => ({
+  tool: 'echo',
+  input: { text },
+  callId: `c-${text}`,
+  upstreamKey: `k-${text}`,
+  timeoutMs: 5_000,
+});
 
 describe.each([
   ['streamable_http', 'mcp-streamable'],
@@ -51,10 +57,10 @@ describe.each([
 
     const answer = await client.call(address(), echo('after'));
     expect((answer.structuredContent as { echo: { text: string } }).echo.text).toBe('after');
-    // The request sent again names the same call, so a vendor that got it the first time could tell.
+    // The request, sent again on a fresh connection, still carries its call's key.
     expect(service.calls.filter((c) => c.tool === 'echo')).toEqual([
-      { tool: 'echo', idempotencyKey: 'c-a' },
-      { tool: 'echo', idempotencyKey: 'c-after' },
+      { tool: 'echo', idempotencyKey: 'k-a' },
+      { tool: 'echo', idempotencyKey: 'k-after' },
     ]);
   });
 

@@ -24,10 +24,10 @@ export class ServiceCallError extends Error {
 export interface ToolCall {
   tool: string;
   input: Record<string, unknown>;
-  /** The caller's Idempotency-Key, passed on so the vendor can dedupe too. */
-  idempotencyKey?: string;
-  /** Our id of the call (the usage record's): the JSON-RPC id, and the key sent upstream when the caller gave none. */
+  /** Our id of the call (the usage record's), sent as the JSON-RPC id. */
   callId: string;
+  /** The key the vendor can dedupe the call by (see CallServiceHandler.newCall). */
+  upstreamKey: string;
   timeoutMs: number;
 }
 
@@ -40,9 +40,9 @@ const MAX_UPSTREAM_MESSAGE = 500;
  * - `https` with transport `jsonrpc`: a JSON-RPC 2.0 POST of `tools/call` {name, arguments} (and `tools/list`).
  * - `https` otherwise: a JSON POST of {tool, input}; a 2xx JSON answer is the result (a non-object wrapped as {value}), any other answer an
  *   upstream error with its `message`. Probes GET the endpoint and read `tools` from its JSON answer, if any.
- * The key is an `Idempotency-Key` header for both JSON protocols. It is the caller's Idempotency-Key, or the call's
- * id when there is none, so every request names its call: a request the MCP pool sends again on a fresh connection
- * (see McpClientPool.use) carries the same key, and a vendor that dedupes by key runs the tool once.
+ * The key is an `Idempotency-Key` header for both JSON protocols. Every request carries one, so a request the MCP
+ * pool sends again on a fresh connection (see McpClientPool.use) carries the same key, and a vendor that dedupes
+ * by key runs the tool once.
  * Every connection goes through the OutboundGuard. MCP clients stay connected between calls (McpClientPool).
  */
 @Injectable()
@@ -144,7 +144,7 @@ export class ServiceClient implements OnApplicationShutdown {
         {
           name: call.tool,
           arguments: call.input,
-          _meta: { idempotencyKey: upstreamKey(call) },
+          _meta: { idempotencyKey: call.upstreamKey },
         },
         undefined,
         { signal, timeout: call.timeoutMs },
@@ -166,7 +166,7 @@ export class ServiceClient implements OnApplicationShutdown {
         'tools/call',
         { name: call.tool, arguments: call.input },
         call.callId,
-        upstreamKey(call),
+        call.upstreamKey,
         signal,
       );
     const response = await this.guard.fetch(address.endpoint, {
@@ -175,7 +175,7 @@ export class ServiceClient implements OnApplicationShutdown {
       headers: {
         'content-type': 'application/json',
         accept: 'application/json',
-        'idempotency-key': upstreamKey(call),
+        'idempotency-key': call.upstreamKey,
       },
       body: JSON.stringify({ tool: call.tool, input: call.input }),
     });
@@ -224,11 +224,6 @@ export class ServiceClient implements OnApplicationShutdown {
     const isMcp = typeof (error as { code?: unknown }).code === 'number';
     return new ServiceCallError(isMcp ? 'protocol_error' : 'upstream_error', truncate(describe(error) ?? message));
   }
-}
-
-/** The key a vendor can dedupe a tool call by. */
-function upstreamKey(call: ToolCall): string {
-  return call.idempotencyKey ?? call.callId;
 }
 
 export interface SessionReply {

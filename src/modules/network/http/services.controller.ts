@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiBadGatewayResponse,
@@ -49,8 +49,9 @@ export class ServicesController {
   /**
    * Calls a tool of the listing's live service, metered against the caller's wallet: the per-call cost is
    * reserved first (402 `insufficient_balance`), kept as a `metered_usage` transaction when the call succeeds,
-   * and given back as a `refund` when it fails (502) or times out (504). The Idempotency-Key (else the
-   * usage record id) is passed on to the service (header `Idempotency-Key`; MCP: `params._meta.idempotencyKey`).
+   * and given back as a `refund` when it fails (502) or times out (504). Every call carries a key the
+   * service can dedupe by (header `Idempotency-Key`; MCP: `params._meta.idempotencyKey`): derived from the caller and
+   * their Idempotency-Key, the same for every retry with it; without one, the usage record id.
    */
   @Post(':vendor/:slug/call')
   @ApiBearerAuth()
@@ -68,16 +69,14 @@ export class ServicesController {
     @Param('vendor') vendor: string,
     @Param('slug') slug: string,
     @Body() body: CallServiceDto,
-    @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<CallAnswer> {
     return this.commands.execute(
-      new CallServiceCommand(
-        principal.userId,
-        vendor,
-        slug,
-        { tool: body.tool, input: body.input ?? {}, maxCostCents: body.maxCostCents, sessionId: body.sessionId },
-        idempotencyKey,
-      ),
+      new CallServiceCommand(principal.userId, vendor, slug, {
+        tool: body.tool,
+        input: body.input ?? {},
+        maxCostCents: body.maxCostCents,
+        sessionId: body.sessionId,
+      }),
     );
   }
 }

@@ -20,8 +20,6 @@ export class CallServiceCommand extends Command<CallAnswer> {
       maxCostCents?: number;
       sessionId?: string;
     },
-    /** The caller's Idempotency-Key, passed on to the vendor's service. */
-    readonly idempotencyKey?: string,
   ) {
     super();
   }

@@ -54,8 +54,9 @@ export class CallServiceHandler implements ICommandHandler<CallServiceCommand, C
       );
     if (request.sessionId !== undefined) await this.requireOpenSession(request.sessionId, command.callerId, terms.listingId);
 
+    const { callId, upstreamKey } = await this.newCall();
     const facts: CallFacts = {
-      callId: await this.newCallId(),
+      callId,
       callerId: command.callerId,
       listingId: terms.listingId,
       vendorId: terms.vendorId,
@@ -78,7 +79,7 @@ export class CallServiceHandler implements ICommandHandler<CallServiceCommand, C
     try {
       result = await this.client.call(
         { endpoint: terms.endpoint!, protocol: terms.protocol!, transport: terms.transport },
-        { tool: request.tool, input: request.input, idempotencyKey: command.idempotencyKey, callId: facts.callId, timeoutMs },
+        { tool: request.tool, input: request.input, callId, upstreamKey, timeoutMs },
       );
     } catch (error) {
       outcome = error instanceof ServiceCallError ? error.kind : 'upstream_error';
@@ -121,17 +122,22 @@ export class CallServiceHandler implements ICommandHandler<CallServiceCommand, C
   }
 
   /**
-   * Derived from the Idempotency-Key, so a retry finds its call: a call the
-   * key made and released (a failure, never recorded) lets the retry try anew
-   * under the next id; one still reserved is settling elsewhere (409).
+   * The call's id, derived from the Idempotency-Key, so a retry finds its call: a call the key made and released
+   * (a failure, never recorded) lets the retry try anew under the next id; one still reserved is settling
+   * elsewhere (409). The key sent to the vendor is the first attempt's id, the same for every retry with the key;
+   * it derives from the caller's key within the caller's scope, so two callers' equal keys never meet upstream.
+   * Without a key, both are a fresh id.
    */
-  private async newCallId(): Promise<string> {
+  private async newCall(): Promise<{ callId: string; upstreamKey: string }> {
     const base = IdempotentRequest.derivedId('ServiceCall');
-    if (!base) return randomUUID();
+    if (!base) {
+      const callId = randomUUID();
+      return { callId, upstreamKey: callId };
+    }
     for (let attempt = 0; attempt < MAX_ATTEMPTS_PER_KEY; attempt++) {
       const callId = attempt === 0 ? base : derivedId('ServiceCallAttempt', base, String(attempt));
       const { state } = await this.calls.fold(callId);
-      if (state.status === 'none') return callId;
+      if (state.status === 'none') return { callId, upstreamKey: base };
       if (state.status === 'reserved')
         throw new DomainError('conflict', 'A call with this Idempotency-Key is still being settled; retry shortly');
     }
