@@ -138,15 +138,15 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
         const limit = Math.max(0, Math.min(perPage + 1, RANKED_CANDIDATES - offset));
         const bounded = await this.boundedPage(where, rank, 'DESC', RANKED_CANDIDATES, limit, offset, sql.values);
         const matched = bounded.matched ?? (await this.boundedCount(where, sql.values));
-        const total = matched <= TOTAL_EXACT_UP_TO ? matched : await this.estimatedCount(where, sql.values);
+        const total = await this.totalOf(matched, where, sql.values);
         return this.toPage(bounded.rows, perPage, { total, page }, fingerprint, now);
       }
-      const planned = await this.plannedCount(where, sql.values);
-      let known: number | undefined;
       // Words and tags match a few percent of the catalogue: a deep page of a rare one is cheaper to sort from its
       // matches (read through the text or tag index) than to find by walking the order's index and testing each row.
+      const planned = tsquery || tags.length > 0 ? await this.plannedCount(where, sql.values) : undefined;
+      let known: number | undefined;
       if (
-        (tsquery || tags.length > 0) &&
+        planned !== undefined &&
         sortMatchesFirst(planned, offset + perPage + 1, await this.catalogueSize(), Boolean(tsquery))
       ) {
         const bounded = await this.boundedPage(
@@ -160,8 +160,7 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
         );
         if (bounded.matched === null) {
           // A page past the last match (the page reaches no further than the bound, so every match was read).
-          const counted = await this.boundedCount(where, sql.values);
-          const total = counted <= TOTAL_EXACT_UP_TO ? counted : await this.estimatedCount(where, sql.values, planned, counted);
+          const total = await this.totalOf(await this.boundedCount(where, sql.values), where, sql.values, planned);
           return this.toPage([], perPage, { total, page }, fingerprint, now);
         }
         // All the matches were sorted, so the page and its total are exact.
@@ -178,7 +177,7 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
         this.dataSource.query(pageSql, sql.values),
         known ?? this.boundedCount(where, sql.values),
       ]);
-      const total = counted <= TOTAL_EXACT_UP_TO ? counted : await this.estimatedCount(where, sql.values, planned, counted);
+      const total = await this.totalOf(counted, where, sql.values, planned);
       return this.toPage(rows, perPage, { total, page }, fingerprint, now);
     }
 
@@ -283,8 +282,12 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
     return Number.isFinite(estimate) ? estimate : 0;
   }
 
-  /** The total past the exact bound: the planner's estimate, never below the bound nor below what was counted. */
-  private async estimatedCount(where: string, values: unknown[], planned?: number, counted = 0): Promise<number> {
+  /**
+   * A page's `total` from the matches counted (at least): exact up to TOTAL_EXACT_UP_TO; past it the planner's
+   * estimate (asked for here unless already `planned`), never below the bound nor below what was counted.
+   */
+  private async totalOf(counted: number, where: string, values: unknown[], planned?: number): Promise<number> {
+    if (counted <= TOTAL_EXACT_UP_TO) return counted;
     return Math.max(TOTAL_EXACT_UP_TO + 1, counted, planned ?? (await this.plannedCount(where, values)));
   }
 
