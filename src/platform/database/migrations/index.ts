@@ -30,6 +30,7 @@ import { WebSessions1764040000000 } from './1764040000000-web-sessions';
 import { ApprovalTokenNames1764050000000 } from './1764050000000-approval-token-names';
 import { ReleaseSignatures1764060000000 } from './1764060000000-release-signatures';
 import { ListingColumnsInline1764070000000 } from './1764070000000-listing-columns-inline';
+import { ServiceSearchIndexes1764080000000 } from './1764080000000-service-search-indexes';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   ApprovalTokenNames1764050000000,
   ReleaseSignatures1764060000000,
   ListingColumnsInline1764070000000,
+  ServiceSearchIndexes1764080000000,
 ];

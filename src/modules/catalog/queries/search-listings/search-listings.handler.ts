@@ -107,21 +107,8 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
     // A query of stop words only ("the") has no lexemes, and filters nothing rather than everything.
     const lexemes = text ? await this.prefixQuery(text) : '';
     const tsquery = lexemes ? `${sql.add(lexemes)}::tsquery` : null;
-    const filters = [
-      params.type && `l.type = ${sql.add(params.type)}`,
-      params.target && `l.targets @> ARRAY[${sql.add(params.target)}]::text[]`,
-      // A tool the package declares, or one its live service lists (its latest successful probe).
-      params.tool &&
-        `(l.tools @> ARRAY[${sql.add(params.tool)}]::text[] OR l.service_endpoint IS NOT NULL AND (
-          SELECT p.tool_names FROM service_probes p WHERE p.listing_id = l.id AND p.ok ORDER BY p.checked_at DESC LIMIT 1
-        ) @> ARRAY[${sql.add(params.tool)}]::text[])`,
-      tags.length > 0 && `l.tags @> ${sql.add(tags)}::text[]`,
-      params.live && 'l.service_endpoint IS NOT NULL',
-      params.protocol && `l.service_protocol = ${sql.add(params.protocol)}`,
-      params.settlement && `l.settlement_methods @> ARRAY[${sql.add(params.settlement)}]::text[]`,
-      params.verified && 'l.vendor_verified',
-      tsquery && `l.search_vector @@ ${tsquery}`,
-    ].filter((f): f is string => typeof f === 'string');
+    const filters = searchFilters(params, tags, sql);
+    if (tsquery) filters.push(`l.search_vector @@ ${tsquery}`);
     // Tiered relevance over the small head document: listings whose title, tags, vendor or description match
     // the whole query come first, README-only matches after; within a tier, ts_rank over the head.
     const rank = tsquery ? `((l.search_head @@ ${tsquery})::int + ts_rank(l.search_head, ${tsquery}, 32))::float8` : '0::float8';
@@ -324,13 +311,35 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
   }
 }
 
+/**
+ * The conditions on a listing row for each filter of a search but its words. Each is answered through an index
+ * (see test/int/catalog/search-filters.int.spec.ts), so no filter costs a scan of the catalogue.
+ */
+export function searchFilters(params: SearchCriteria, tags: string[], sql: SqlParams): string[] {
+  const filters: string[] = [];
+  if (params.type) filters.push(`l.type = ${sql.add(params.type)}`);
+  if (params.target) filters.push(`l.targets @> ARRAY[${sql.add(params.target)}]::text[]`);
+  if (params.tool) {
+    // A tool the package declares, or one its live service lists (at its latest successful probe).
+    const tool = `ARRAY[${sql.add(params.tool)}]::text[]`;
+    filters.push(`(l.tools @> ${tool} OR l.service_endpoint IS NOT NULL AND l.id = ANY (ARRAY(
+      SELECT t.listing_id FROM service_tools t WHERE t.tool_names @> ${tool})))`);
+  }
+  if (tags.length > 0) filters.push(`l.tags @> ${sql.add(tags)}::text[]`);
+  if (params.live) filters.push('l.service_endpoint IS NOT NULL');
+  if (params.protocol) filters.push(`l.service_protocol = ${sql.add(params.protocol)}`);
+  if (params.settlement) filters.push(`l.settlement_methods @> ARRAY[${sql.add(params.settlement)}]::text[]`);
+  if (params.verified) filters.push('l.vendor_verified');
+  return filters;
+}
+
 /** Quotes and backslashes are dropped: the prefix rewrite works on the tsquery's text form, where they would need escaping. */
 function textQuery(q: string | undefined): string | null {
   const cleaned = q?.replace(/['\\]/g, ' ').trim();
   return cleaned ? cleaned : null;
 }
 
-function parseTags(raw: string | undefined): string[] {
+export function parseTags(raw: string | undefined): string[] {
   if (raw === undefined) return [];
   const tags = [
     ...new Set(
@@ -344,7 +353,7 @@ function parseTags(raw: string | undefined): string[] {
   return tags;
 }
 
-class SqlParams {
+export class SqlParams {
   readonly values: unknown[] = [];
   add(value: unknown): string {
     this.values.push(value);
