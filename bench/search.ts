@@ -76,10 +76,10 @@ export async function seedCatalogue(pool: Pool): Promise<void> {
         ${live('i', "'https://svc-' || i || '.example.com/mcp'")}, ${live('i', "'mcp'")}, ${live('i', "'http'")}
       FROM generate_series(${from}, ${to}) i JOIN v ON v.n = 1 + i % ${VENDORS}`);
   }
-  // What each live service listed at its latest successful probe (the network projection's read model).
+  // Each live service's latest probe: the tools it listed (service_tools, search's tool index, follows by trigger).
   await pool.query(`
-    INSERT INTO service_tools (listing_id, tool_names, checked_at)
-    SELECT id, ARRAY['call_' || (substring(slug FROM 5)::int / ${LIVE_EVERY}) % 25, 'call_any'], now()
+    INSERT INTO service_probes (id, listing_id, ok, response_ms, tool_names, checked_at)
+    SELECT gen_random_uuid(), id, true, 40, ARRAY['call_' || (substring(slug FROM 5)::int / ${LIVE_EVERY}) % 25, 'call_any'], now()
     FROM listings WHERE service_endpoint IS NOT NULL`);
   // A steady-state table: autovacuum would have set the visibility map by now.
   await pool.query('VACUUM ANALYZE listings');

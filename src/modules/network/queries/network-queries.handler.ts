@@ -123,9 +123,7 @@ const PROBE_FACTS = `
     SELECT tool_names, ok, response_ms, error, checked_at FROM service_probes
     WHERE listing_id = l.id ORDER BY checked_at DESC LIMIT 1
   ) latest ON true
-  LEFT JOIN LATERAL (
-    SELECT tool_names FROM service_probes WHERE listing_id = l.id AND ok ORDER BY checked_at DESC LIMIT 1
-  ) tools ON true`;
+  LEFT JOIN service_tools tools ON tools.listing_id = l.id`;
 
 const uptimeOf = (row: Record<string, unknown>): string =>
   Number(row.probes) > 0 ? ((100 * Number(row.up)) / Number(row.probes)).toFixed(2) : '100.00';

@@ -9,8 +9,8 @@ import { NetworkEvents } from '../events';
 
 /**
  * `service_calls` and `service_stats` (settled calls: what the service cards
- * and the trust score's success rate read), `service_probes` with
- * `service_tools` (each service's tools at its latest successful probe), and
+ * and the trust score's success rate read), `service_probes` (with
+ * `service_tools`, which a trigger keeps from them), and
  * `network_sessions` with `network_messages`.
  */
 @Injectable()
@@ -36,14 +36,6 @@ export class NetworkProjection implements Projection {
            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
           [event.eventId, data.listingId, data.status === 'ok', data.responseMs, data.toolNames, data.error, data.checkedAt],
         );
-        // Search's tool filter reads the tools of each service's latest successful probe from here, through its index.
-        if (data.status === 'ok')
-          await tx.query(
-            `INSERT INTO service_tools (listing_id, tool_names, checked_at) VALUES ($1, $2, $3)
-             ON CONFLICT (listing_id) DO UPDATE SET tool_names = EXCLUDED.tool_names, checked_at = EXCLUDED.checked_at
-             WHERE service_tools.checked_at <= EXCLUDED.checked_at`,
-            [data.listingId, data.toolNames, data.checkedAt],
-          );
         return;
       }
     }
@@ -117,6 +109,7 @@ export class NetworkProjection implements Projection {
   async reset(tx: EntityManager): Promise<void> {
     await tx.query('DELETE FROM network_messages');
     await tx.query('DELETE FROM network_sessions');
+    // Kept by a trigger on inserts only.
     await tx.query('DELETE FROM service_tools');
     await tx.query('DELETE FROM service_probes');
     await tx.query('DELETE FROM service_stats');

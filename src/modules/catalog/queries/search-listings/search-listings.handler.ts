@@ -312,8 +312,9 @@ export class SearchListingsHandler implements IQueryHandler<SearchListingsQuery,
 }
 
 /**
- * The conditions on a listing row for each filter of a search but its words. Each is answered through an index
- * (see test/int/catalog/search-filters.int.spec.ts), so no filter costs a scan of the catalogue.
+ * The conditions on a listing row for a search's filters, but its words and `free`. The sparse ones (tags, tool,
+ * live, protocol) have indexes of their own (test/int/catalog/search-filters.int.spec.ts); the dense ones are
+ * tested on the rows an order's index walks past.
  */
 export function searchFilters(params: SearchCriteria, tags: string[], sql: SqlParams): string[] {
   const filters: string[] = [];
