@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AnyToken, CurrentPrincipal, Principal, Public } from '../../../platform/http/access';
+import { ApiBearerAuth, ApiBody, ApiForbiddenResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { AnyToken, CurrentPrincipal, OwnerOnly, Principal, Public } from '../../../platform/http/access';
 import { Throttle } from '../../../platform/http/rate-limit';
 import { OK, Ok } from '../../../platform/http/responses';
 import { ApproveDeviceCodeCommand } from '../commands/approve-device-code/approve-device-code.command';
@@ -45,8 +45,11 @@ export class DeviceController {
     return this.commands.execute(new PollDeviceCodeCommand(body.deviceCode));
   }
 
+  /** A sign-in issues a token outside any spend policy, so a token bound to one may not approve it. */
   @Post('approve')
   @AnyToken()
+  @OwnerOnly('approveSignIns')
+  @ApiForbiddenResponse({ description: 'The token is bound to a spend policy' })
   @ApiBearerAuth()
   @HttpCode(200)
   @Throttle({ max: 10, timeWindow: 60_000 })

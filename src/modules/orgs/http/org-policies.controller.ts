@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AnyToken, CurrentPrincipal, Principal } from '../../../platform/http/access';
+import { ApiBearerAuth, ApiCreatedResponse, ApiForbiddenResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { AnyToken, CurrentPrincipal, OwnerOnly, Principal } from '../../../platform/http/access';
 import { ProjectionWaiter } from '../../../projections/read-your-writes';
 import { CreatePolicyCommand } from '../../policies/commands/create-policy/create-policy.command';
 import { CreatePolicyDto } from '../../policies/commands/create-policy/create-policy.dto';
@@ -37,8 +37,10 @@ export class OrgPoliciesController {
     return { policies: await this.queries.execute(new ListPoliciesQuery(orgPolicyOwner(org.id))) };
   }
 
-  /** Admins and owners. */
+  /** Admins and owners, with a token that is not bound to a spend policy. */
   @Post()
+  @OwnerOnly('changePolicies')
+  @ApiForbiddenResponse({ description: 'Not an admin or owner, or the token is bound to a spend policy' })
   @ApiCreatedResponse({ type: SpendPolicy })
   async create(
     @CurrentPrincipal() principal: Principal,

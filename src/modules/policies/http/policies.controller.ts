@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiForbiddenResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '../../../platform/errors/domain-error';
-import { AnyToken, CurrentPrincipal, Principal } from '../../../platform/http/access';
+import { AnyToken, CurrentPrincipal, OwnerOnly, Principal } from '../../../platform/http/access';
 import { OK, Ok } from '../../../platform/http/responses';
 import { isUuid } from '../../../platform/ids';
 import { ProjectionWaiter } from '../../../projections/read-your-writes';
@@ -36,6 +36,8 @@ export class PoliciesController {
 
   /** Creates a spend policy; bind tokens to it with `policyId` on POST /v1/auth/tokens. */
   @Post()
+  @OwnerOnly('changePolicies')
+  @ApiForbiddenResponse({ description: 'The token is bound to a spend policy' })
   @ApiCreatedResponse({ type: SpendPolicy })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreatePolicyDto): Promise<SpendPolicy> {
     const owner = userPolicyOwner(principal.userId);
@@ -47,6 +49,8 @@ export class PoliciesController {
 
   /** Changes any subset of the fields; null clears a money rule. Returns the whole policy. */
   @Patch(':id')
+  @OwnerOnly('changePolicies')
+  @ApiForbiddenResponse({ description: 'The token is bound to a spend policy' })
   @ApiOkResponse({ type: SpendPolicy })
   async update(
     @CurrentPrincipal() principal: Principal,
@@ -63,6 +67,8 @@ export class PoliciesController {
 
   /** Tokens bound to a deleted policy stay bound, and every purchase they make needs approval. */
   @Delete(':id')
+  @OwnerOnly('changePolicies')
+  @ApiForbiddenResponse({ description: 'The token is bound to a spend policy' })
   @ApiOkResponse({ type: Ok })
   async remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<Ok> {
     if (!isUuid(id)) throw new DomainError('not_found', 'Spend policy not found');

@@ -8,7 +8,7 @@ import {
   ApiProperty,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, RequireScope } from '../../../platform/http/access';
+import { CurrentPrincipal, OwnerOnly, Principal, RequireScope } from '../../../platform/http/access';
 import { Idempotent } from '../../../platform/http/idempotency';
 import { OK, Ok } from '../../../platform/http/responses';
 import { ApprovePurchaseCommand, DeclinePurchaseCommand } from '../commands/approve-purchase/approve-purchase.command';
@@ -68,21 +68,23 @@ export class ApprovalsController {
 
   /** Executes the purchase once, on the terms asked for, and answers what the purchase answers; a price that rose is 409. */
   @Post(':id/approve')
+  @OwnerOnly('decideApprovals')
   @HttpCode(200)
   @Idempotent()
   @ApiOkResponse({ type: PurchaseResult })
   @ApiPaymentRequiredResponse({ type: PaymentRequired })
   @ApiForbiddenResponse({ description: 'The token is bound to a spend policy' })
   approve(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<PurchaseResult> {
-    return this.commands.execute(new ApprovePurchaseCommand(id, principal.userId, principal.policyId));
+    return this.commands.execute(new ApprovePurchaseCommand(id, principal.userId));
   }
 
   @Post(':id/decline')
+  @OwnerOnly('decideApprovals')
   @HttpCode(200)
   @ApiOkResponse({ type: Ok })
   @ApiForbiddenResponse({ description: 'The token is bound to a spend policy' })
   async decline(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<Ok> {
-    await this.commands.execute(new DeclinePurchaseCommand(id, principal.userId, principal.policyId));
+    await this.commands.execute(new DeclinePurchaseCommand(id, principal.userId));
     return OK;
   }
 }

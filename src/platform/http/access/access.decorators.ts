@@ -1,4 +1,5 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { OwnerOnlyAction } from './policy-bound-tokens';
 import { Principal, Scope } from './principal';
 
 export const ACCESS = 'svc:access';
@@ -12,6 +13,13 @@ export const OptionalToken = () => SetMetadata(ACCESS, { kind: 'optional' } sati
 export const AnyToken = () => SetMetadata(ACCESS, { kind: 'any' } satisfies Access);
 /** A valid token carrying this scope; others get 403. */
 export const RequireScope = (scope: Scope) => SetMetadata(ACCESS, { kind: 'scope', scope } satisfies Access);
+
+export const OWNER_ONLY = 'svc:owner-only';
+/**
+ * Refused (403) to a token bound to a spend policy, whatever its scopes: the
+ * route would let an agent lift its own limits (see policy-bound-tokens.ts).
+ */
+export const OwnerOnly = (action: OwnerOnlyAction) => SetMetadata(OWNER_ONLY, action);
 
 export const CurrentPrincipal = createParamDecorator(
   (_: unknown, context: ExecutionContext): Principal => context.switchToHttp().getRequest<{ principal: Principal }>().principal,

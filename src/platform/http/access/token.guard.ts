@@ -2,13 +2,15 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../../errors/domain-error';
-import { Access, ACCESS } from './access.decorators';
+import { Access, ACCESS, OWNER_ONLY } from './access.decorators';
+import { OwnerOnlyAction, refusePolicyBoundToken } from './policy-bound-tokens';
 import { Authenticator, Principal } from './principal';
 
 /**
  * Every route needs a token unless marked @Public: a route that forgot its
  * decorator fails closed. 401 for a missing, malformed, unknown, expired or
- * revoked token; 403 for a valid one without the scope. Tokens are looked up
+ * revoked token; 403 for a valid one without the scope, and for a token bound
+ * to a spend policy on an @OwnerOnly route. Tokens are looked up
  * on every request (no cache), so a revocation holds at once in every instance.
  */
 @Injectable()
@@ -29,6 +31,11 @@ export class TokenGuard implements CanActivate {
     if (access.kind === 'scope' && !principal.scopes.includes(access.scope)) {
       throw new DomainError('forbidden', `This token lacks the "${access.scope}" scope`);
     }
+    const ownerOnly = this.reflector.getAllAndOverride<OwnerOnlyAction | undefined>(OWNER_ONLY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (ownerOnly) refusePolicyBoundToken(principal, ownerOnly);
     request.principal = principal;
     return true;
   }

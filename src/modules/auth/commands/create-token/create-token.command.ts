@@ -7,7 +7,7 @@ import { TokenListItem } from '../../queries/list-tokens/list-tokens.query';
 export class CreateTokenCommand {
   constructor(
     readonly caller: Principal,
-    readonly request: { name: string; scopes: Scope[]; expiresInDays?: number | null; policyId?: string | null },
+    readonly request: { name: string; scopes: Scope[]; expiresInDays?: number; policyId?: string },
   ) {}
 }
 

@@ -1,5 +1,5 @@
-import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, Min } from 'class-validator';
-import { CodePoints, SingleLine } from '../../../../platform/http/validation';
+import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsString, IsUUID, Max, Min } from 'class-validator';
+import { CodePoints, Optional, SingleLine } from '../../../../platform/http/validation';
 import { Scope, SCOPES } from '../../domain/api-token';
 
 export class CreateTokenDto {
@@ -16,15 +16,18 @@ export class CreateTokenDto {
   @IsIn(SCOPES, { each: true })
   scopes: Scope[];
 
-  /** Days until the token stops working; omit for no expiry. */
-  @IsOptional()
+  /** Days until the token stops working; omit for no expiry (null is refused). */
+  @Optional()
   @IsInt()
   @Min(1)
   @Max(3650)
   expiresInDays?: number;
 
-  /** One of the caller's spend policies (active or not, not deleted) to enforce on every purchase made with the token. */
-  @IsOptional()
+  /**
+   * One of the caller's spend policies (active or not, not deleted) to enforce on every purchase made with the
+   * token. A token bound to a policy may only create tokens bound to the same one: omitted, that is the default.
+   */
+  @Optional()
   @IsUUID()
   policyId?: string;
 }

@@ -3,6 +3,7 @@ import { EventStore } from '../../../../event-store/event-store';
 import { foldStream } from '../../../../event-store/fold-stream';
 import { SnapshotStore } from '../../../../event-store/snapshot-store';
 import { DomainError } from '../../../../platform/errors/domain-error';
+import { mintableBy } from '../../../../platform/http/access';
 import { isLivePolicyOf, policyStreamId, spendPolicyDecider, userPolicyOwner } from '../../../policies/domain';
 import { IssuedToken, IssueTokenCommand } from '../issue-token/issue-token.command';
 import { CreatedToken, CreateTokenCommand } from './create-token.command';
@@ -18,11 +19,13 @@ export class CreateTokenHandler implements ICommandHandler<CreateTokenCommand, C
   async execute({ caller, request }: CreateTokenCommand): Promise<CreatedToken> {
     const beyond = request.scopes.filter((scope) => !caller.scopes.includes(scope));
     if (beyond.length > 0) throw new DomainError('forbidden', `This token cannot grant scopes it lacks: ${beyond.join(', ')}`);
-    const policyName = request.policyId ? await this.ownPolicyName(caller.userId, request.policyId) : null;
+    // A bound caller's token stays on its leash: bound to the caller's own policy, never to another or none.
+    const policyId = mintableBy(caller, request.policyId);
+    const policyName = policyId ? await this.ownPolicyName(caller.userId, policyId) : null;
     const issued: IssuedToken = await this.commands.execute(
       new IssueTokenCommand(caller.userId, request.name, request.scopes, 'api', {
         expiresInDays: request.expiresInDays ?? null,
-        policyId: request.policyId ?? null,
+        policyId,
         notAfter: caller.expiresAt,
       }),
     );

@@ -6,8 +6,6 @@ export class ApprovePurchaseCommand extends Command<PurchaseAnswer> {
   constructor(
     readonly approvalId: string,
     readonly ownerId: string,
-    /** The approving token's own policy: a bound token may never approve (an agent approving its own spending). */
-    readonly approverPolicyId: string | null,
   ) {
     super();
   }
@@ -18,7 +16,6 @@ export class DeclinePurchaseCommand extends Command<void> {
   constructor(
     readonly approvalId: string,
     readonly ownerId: string,
-    readonly approverPolicyId: string | null,
   ) {
     super();
   }

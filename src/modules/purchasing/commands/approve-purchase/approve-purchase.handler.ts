@@ -11,14 +11,6 @@ import { foldApproval } from '../purchase-streams';
 import { PurchaseAnswer, PurchaseCommand } from '../purchase/purchase.command';
 import { ApprovePurchaseCommand, DeclinePurchaseCommand } from './approve-purchase.command';
 
-function refuseBoundTokens(approverPolicyId: string | null): void {
-  if (approverPolicyId)
-    throw new DomainError(
-      'forbidden',
-      'A token bound to a spend policy cannot approve or decline purchases: use your own account',
-    );
-}
-
 @CommandHandler(ApprovePurchaseCommand)
 export class ApprovePurchaseHandler implements ICommandHandler<ApprovePurchaseCommand, PurchaseAnswer> {
   constructor(
@@ -28,8 +20,7 @@ export class ApprovePurchaseHandler implements ICommandHandler<ApprovePurchaseCo
     private readonly clock: Clock,
   ) {}
 
-  async execute({ approvalId, ownerId, approverPolicyId }: ApprovePurchaseCommand): Promise<PurchaseAnswer> {
-    refuseBoundTokens(approverPolicyId);
+  async execute({ approvalId, ownerId }: ApprovePurchaseCommand): Promise<PurchaseAnswer> {
     if (!isUuid(approvalId)) throw new DomainError('not_found', 'Approval not found');
     const { state } = await foldApproval(this.store, approvalId);
     // An org's approvals are decided by its admins and owners.
@@ -60,8 +51,7 @@ export class DeclinePurchaseHandler implements ICommandHandler<DeclinePurchaseCo
     private readonly clock: Clock,
   ) {}
 
-  async execute({ approvalId, ownerId, approverPolicyId }: DeclinePurchaseCommand): Promise<void> {
-    refuseBoundTokens(approverPolicyId);
+  async execute({ approvalId, ownerId }: DeclinePurchaseCommand): Promise<void> {
     if (!isUuid(approvalId)) throw new DomainError('not_found', 'Approval not found');
     const stream = approvalStreamId(approvalId);
     const { state, revision } = await foldApproval(this.store, approvalId);
