@@ -145,7 +145,9 @@ export function registerAccountPages(
   /** What the listing costs this buyer: its terms as the buyer may see them; a draft, unknown or hidden one is null. */
   const termsFor = async (userId: string, listingId: string, releaseId: string): Promise<PurchaseTerms | null> => {
     try {
-      return await options.queries.execute(new GetPurchaseTermsQuery(listingId, releaseId || undefined, userId));
+      return await options.queries.execute(
+        new GetPurchaseTermsQuery({ listingId, releaseId: releaseId || undefined, buyerId: userId }),
+      );
     } catch (error) {
       if (error instanceof DomainError && error.code === 'not_found') return null;
       throw error;

@@ -16,6 +16,8 @@ export interface FakeService {
   url: string;
   /** Tool calls received, with the Idempotency-Key each carried (header, or MCP `_meta.idempotencyKey`). */
   readonly calls: { tool: string; idempotencyKey: string | null }[];
+  /** Session messages delivered to it (JSON kinds only), by type. */
+  readonly messages: { sessionId: string; type: string }[];
   close(): Promise<void>;
   /** Closes every open connection (SSE streams too); the server keeps listening. */
   dropConnections(): void;
@@ -27,6 +29,7 @@ const TOOLS = ['echo', 'fail', 'hang', 'drop'];
 
 export async function startFakeService(kind: FakeServiceKind): Promise<FakeService> {
   const calls: FakeService['calls'] = [];
+  const messages: FakeService['messages'] = [];
   const hanging = new Set<() => void>();
   const hang = () => new Promise<never>((resolve) => hanging.add(resolve as () => void));
   const sseTransports = new Map<string, SSEServerTransport>();
@@ -109,7 +112,8 @@ export async function startFakeService(kind: FakeServiceKind): Promise<FakeServi
       if (kind === 'jsonrpc') {
         const { id, method, params } = body as { id: unknown; method: string; params: { name?: string; arguments?: unknown } };
         if (method === 'session/message') {
-          const { message } = params as unknown as { message: { type: string; payload: unknown } };
+          const { sessionId, message } = params as unknown as { sessionId: string; message: { type: string; payload: unknown } };
+          messages.push({ sessionId, type: message.type });
           return send(res, 200, {
             jsonrpc: '2.0',
             id,
@@ -124,7 +128,8 @@ export async function startFakeService(kind: FakeServiceKind): Promise<FakeServi
         return send(res, 200, { jsonrpc: '2.0', id, result: answer.ok });
       }
       if (body?.message) {
-        const { message } = body as { message: { type: string; payload: unknown } };
+        const { sessionId, message } = body as { sessionId: string; message: { type: string; payload: unknown } };
+        messages.push({ sessionId, type: message.type });
         return send(res, 200, { responses: [{ type: `${message.type}.reply`, payload: { got: message.payload } }] });
       }
       const answer = await jsonTool(String(body?.tool ?? ''), body?.input, key, req);
@@ -141,6 +146,7 @@ export async function startFakeService(kind: FakeServiceKind): Promise<FakeServi
   return {
     url: `http://127.0.0.1:${port}${path}`,
     calls,
+    messages,
     dropConnections: () => server.closeAllConnections(),
     async close() {
       for (const release of hanging) release();

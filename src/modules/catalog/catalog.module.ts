@@ -81,5 +81,7 @@ const workers = [ReleaseScanWorker, SearchHistoryPruning];
   imports: [OrgsModule],
   controllers,
   providers: [...commandHandlers, ...queryHandlers, ...projections, ...readers, ...workers],
+  // Every read of a listing for someone goes through it, the agent network's included.
+  exports: [ListingsReader],
 })
 export class CatalogModule {}

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { OutboundGuard } from '../../platform/outbound/outbound-guard';
+import { CatalogModule } from '../catalog/catalog.module';
 import { WalletModule } from '../wallet/wallet.module';
 import { ServiceClient } from './clients/service-client';
 import { CallLedger } from './commands/call-ledger';
@@ -35,7 +36,7 @@ const services = [OutboundGuard, ServiceClient, CallLedger, ServiceDirectory];
 
 /** The agent network: live services called through real protocols, metered against wallets; sessions and messages. */
 @Module({
-  imports: [WalletModule],
+  imports: [WalletModule, CatalogModule],
   controllers,
   providers: [...commandHandlers, ...queryHandlers, ...projections, ...services],
   exports: [CallLedger, ServiceClient],

@@ -31,6 +31,6 @@ export class VendorListingsController {
     const changes = Object.fromEntries(Object.entries(body ?? {}).filter(([, value]) => value !== undefined)) as ListingChanges;
     await this.commands.execute(new UpdateListingCommand(principal.userId, id, changes));
     await this.waiter.catchUpWithThisRequest();
-    return this.queries.execute(GetListingQuery.byId(id));
+    return this.queries.execute(GetListingQuery.byId(id, principal.userId));
   }
 }

@@ -1,58 +1,94 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { PreparedStatements } from '../../../platform/database/prepared-statements';
 import { DomainError } from '../../../platform/errors/domain-error';
 import { isUuid } from '../../../platform/ids';
+import { OrgsReader } from '../../orgs/read-models/orgs.reader';
+import { mayView } from '../domain/listing-visibility';
 
-/** Drafts are their vendor's alone; unlisted listings are reachable by address. */
-export function visibleTo(listing: Record<string, unknown>, viewerId: string | null): boolean {
-  return listing.status !== 'draft' || listing.vendor_id === viewerId;
+/** How a caller names a listing: by its public address or by its id. */
+export type ListingAddress = { vendorSlug: string; slug: string } | { listingId: string };
+
+/** A listing as someone allowed to see it finds it: what addresses it, and what receipts and pages show of it. */
+export interface VisibleListing {
+  id: string;
+  vendorId: string;
+  vendorSlug: string;
+  vendorName: string;
+  slug: string;
+  title: string;
+  status: string;
+  rating: number;
+  ratingCount: number;
 }
+
+const SELECT_LISTING = `
+  SELECT l.id, l.vendor_id, l.slug, l.title, l.status, l.visibility, l.rating, l.rating_count,
+         v.slug AS vendor_slug, v.display_name AS vendor_name, v.org_id
+    FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id`;
+const BY_ADDRESS = `${SELECT_LISTING} WHERE v.slug = $1 AND l.slug = $2`;
+const BY_ID = `${SELECT_LISTING} WHERE l.id = $1`;
+
+type ListingRow = {
+  id: string;
+  vendor_id: string;
+  slug: string;
+  title: string;
+  status: string;
+  visibility: string;
+  rating: string;
+  rating_count: string;
+  vendor_slug: string;
+  vendor_name: string;
+  org_id: string | null;
+};
+
+export const listingNotFound = (): DomainError => new DomainError('not_found', 'Listing not found');
 
 /**
- * Drafts as above; a `private` or `org_only` listing only to its vendor and to the members of the org
- * its vendor profile belongs to. The row carries `visibility` and the vendor's `org_id`.
+ * Reads `listings` for the catalog and for other modules (purchases, downloads, the agent network). Every read of a
+ * listing made for someone goes through `find` or `require`, which take the viewer and apply `mayView` themselves:
+ * a listing the viewer may not see is answered exactly as one that does not exist, and no route can forget to ask.
  */
-export async function mayView(
-  dataSource: DataSource,
-  listing: Record<string, unknown>,
-  viewerId: string | null,
-): Promise<boolean> {
-  if (!visibleTo(listing, viewerId)) return false;
-  if (listing.visibility === 'public' || listing.vendor_id === viewerId) return true;
-  if (!viewerId || !listing.org_id) return false;
-  const rows = await dataSource.query('SELECT 1 FROM org_members WHERE org_id = $1 AND user_id = $2', [listing.org_id, viewerId]);
-  return rows.length > 0;
-}
-
-/** Reads `listings` and `releases` for the checks commands make and the lookups queries share. */
 @Injectable()
 export class ListingsReader {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly prepared: PreparedStatements,
+    private readonly orgs: OrgsReader,
+  ) {}
 
-  /** A listing the viewer may see, by its address; anything else is not found. */
-  async visible(
-    vendorSlug: string,
-    slug: string,
-    viewerId: string | null,
-  ): Promise<{ id: string; rating: number; ratingCount: number }> {
-    const [listing] = await this.dataSource.query(
-      `SELECT l.id, l.status, l.vendor_id, l.rating, l.rating_count, l.visibility, v.org_id FROM listings l
-       JOIN catalog_vendors v ON v.vendor_id = l.vendor_id WHERE v.slug = $1 AND l.slug = $2`,
-      [vendorSlug, slug],
-    );
-    if (!listing || !(await mayView(this.dataSource, listing, viewerId))) throw new DomainError('not_found', 'Listing not found');
-    return { id: listing.id, rating: Number(listing.rating), ratingCount: Number(listing.rating_count) };
+  /** The listing if it exists and the viewer (`null`: anonymous) may see it; otherwise null, with no telling which. */
+  async find(address: ListingAddress, viewerId: string | null): Promise<VisibleListing | null> {
+    const row = await this.row(address);
+    if (!row) return null;
+    const facts = { vendorId: row.vendor_id, status: row.status, visibility: row.visibility, orgId: row.org_id };
+    if (!(await mayView(facts, viewerId, (orgId, userId) => this.orgs.isMember(orgId, userId)))) return null;
+    return {
+      id: row.id,
+      vendorId: row.vendor_id,
+      vendorSlug: row.vendor_slug,
+      vendorName: row.vendor_name,
+      slug: row.slug,
+      title: row.title,
+      status: row.status,
+      rating: Number(row.rating),
+      ratingCount: Number(row.rating_count),
+    };
   }
 
-  /** Drafts cannot be reviewed: to everyone but their vendor they do not exist. */
-  async reviewable(vendorSlug: string, slug: string, userId: string): Promise<{ id: string; vendorId: string }> {
-    const [listing] = await this.dataSource.query(
-      `SELECT l.id, l.status, l.vendor_id, l.visibility, v.org_id FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id
-       WHERE v.slug = $1 AND l.slug = $2 AND l.status <> 'draft'`,
-      [vendorSlug, slug],
-    );
-    if (!listing || !(await mayView(this.dataSource, listing, userId))) throw new DomainError('not_found', 'Listing not found');
-    return { id: listing.id, vendorId: listing.vendor_id };
+  /** As `find`, but 404 "Listing not found". */
+  async require(address: ListingAddress, viewerId: string | null): Promise<VisibleListing> {
+    const listing = await this.find(address, viewerId);
+    if (!listing) throw listingNotFound();
+    return listing;
+  }
+
+  /** Drafts cannot be reviewed: to everyone but their vendor they do not exist, and their vendor reviews nothing. */
+  async reviewable(vendorSlug: string, slug: string, userId: string): Promise<VisibleListing> {
+    const listing = await this.require({ vendorSlug, slug }, userId);
+    if (listing.status === 'draft') throw listingNotFound();
+    return listing;
   }
 
   async isOwnedBy(listingId: string, vendorId: string): Promise<boolean> {
@@ -69,5 +105,14 @@ export class ListingsReader {
       vendorId,
     ]);
     return release ? { listingId: release.listing_id, version: release.version } : null;
+  }
+
+  /** Purchases and service calls ask on every request: planned once per connection. */
+  private async row(address: ListingAddress): Promise<ListingRow | undefined> {
+    if ('listingId' in address) {
+      if (!isUuid(address.listingId)) return undefined;
+      return (await this.prepared.query<ListingRow>(BY_ID, [address.listingId]))[0];
+    }
+    return (await this.prepared.query<ListingRow>(BY_ADDRESS, [address.vendorSlug, address.slug]))[0];
   }
 }

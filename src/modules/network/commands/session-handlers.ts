@@ -9,6 +9,7 @@ import { DomainError } from '../../../platform/errors/domain-error';
 import { derivedId } from '../../../platform/ids';
 import { ServiceCallError, ServiceClient, SessionReply } from '../clients/service-client';
 import { DeliveryStatus, SessionMessage, sessionDecider, SessionState, sessionStreamId } from '../domain/session.decider';
+import { ServiceTerms } from '../domain/service-terms';
 import { ServiceDirectory } from '../read-models/service-directory';
 import { CloseSessionCommand } from './close-session/close-session.command';
 import { OpenedSession, OpenSessionCommand } from './open-session/open-session.command';
@@ -19,7 +20,14 @@ const DELIVERY_TIMEOUT_CAP_MS = 10_000;
 
 type Open = Extract<SessionState, { status: 'open' | 'closed' }>;
 
-/** The session's buyer and the listing's vendor see it; anyone else gets 404, as if it did not exist. */
+/**
+ * The session's buyer and the listing's vendor see it; anyone else gets 404, as if it did not exist.
+ *
+ * A session outlives a change of its listing's visibility only as the buyer's own record: when the listing turns
+ * private (or back to draft) and the buyer is not a member of its org, the buyer still reads the session and its
+ * messages (what was said is theirs) and may close it (closing only gives access up), but sending would reach the
+ * vendor's service again, so it is answered as for a service that does not exist, as are calls and new sessions.
+ */
 function requireParticipant(state: SessionState, userId: string): Open {
   if (state.status === 'none' || (state.facts.buyerId !== userId && state.facts.vendorId !== userId))
     throw new DomainError('not_found', 'Session not found');
@@ -29,13 +37,12 @@ function requireParticipant(state: SessionState, userId: string): Open {
 /** Delivers a message where the service takes messages; what happened becomes its `deliveryStatus`. */
 async function deliver(
   client: ServiceClient,
-  directory: ServiceDirectory,
+  terms: ServiceTerms,
   session: Open,
   message: { id: string; type: string; correlationId: string | null; payload: Record<string, unknown> },
   timeoutMs: number,
 ): Promise<{ status: DeliveryStatus; replies: SessionReply[] }> {
-  const terms = await directory.terms(session.facts.listingId);
-  if (!terms?.endpoint || !terms.protocol) return { status: 'stored', replies: [] };
+  if (!terms.endpoint || !terms.protocol) return { status: 'stored', replies: [] };
   try {
     const replies = await client.deliver(
       { endpoint: terms.endpoint, protocol: terms.protocol, transport: terms.transport },
@@ -86,7 +93,7 @@ export class OpenSessionHandler implements ICommandHandler<OpenSessionCommand, O
   ) {}
 
   async execute(command: OpenSessionCommand): Promise<OpenedSession> {
-    const { terms, vendorSlug, slug } = await this.directory.require(command.vendorSlug, command.slug);
+    const { terms, vendorSlug, slug } = await this.directory.require(command.vendorSlug, command.slug, command.buyerId);
     if (command.settlementMethod === 'pay_mpp' || command.settlementMethod === 'pay_acp')
       throw new DomainError('unprocessable', `Settling by ${command.settlementMethod} is not supported yet: use wallet or free`);
     const now = this.clock.now();
@@ -109,7 +116,7 @@ export class OpenSessionHandler implements ICommandHandler<OpenSessionCommand, O
     if (command.intent !== undefined) {
       const state = opened.reduce(sessionDecider.evolve, sessionDecider.initialState) as Open;
       const intent = { id: randomUUID(), type: 'intent.open', correlationId: null, payload: { text: command.intent } };
-      const delivery = await deliver(this.client, this.directory, state, intent, this.config.network.serviceCallTimeoutMs);
+      const delivery = await deliver(this.client, terms, state, intent, this.config.network.serviceCallTimeoutMs);
       events.push(
         ...sessionDecider.decide({ type: 'Send', messages: messagesOf(intent, delivery.status, delivery.replies), now }, state),
       );
@@ -144,8 +151,9 @@ export class SendMessageHandler implements ICommandHandler<SendMessageCommand, S
     if (session.facts.buyerId !== userId)
       throw new DomainError('forbidden', "Only the session's buyer sends messages here; the vendor's service answers them");
     if (session.status === 'closed') throw new DomainError('conflict', 'The session is closed: it takes no more messages');
+    const terms = await this.directory.forSession(session.facts.listingId, userId);
     const sent = { id: randomUUID(), type: message.type, correlationId: message.correlationId ?? null, payload: message.payload };
-    const delivery = await deliver(this.client, this.directory, session, sent, this.config.network.serviceCallTimeoutMs);
+    const delivery = await deliver(this.client, terms, session, sent, this.config.network.serviceCallTimeoutMs);
     const messages = messagesOf(sent, delivery.status, delivery.replies);
     await retryOnConflict(async () => {
       const current = await this.directory.session(sessionId);

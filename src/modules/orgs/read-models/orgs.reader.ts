@@ -75,7 +75,13 @@ export class OrgsReader {
     return rows[0]?.org_id ?? null;
   }
 
-  /** The ids of the orgs the user belongs to (for entitlement and visibility checks). */
+  /** Whether the user belongs to the org, in any role (the catalog's visibility rule asks). */
+  async isMember(orgId: string, userId: string): Promise<boolean> {
+    const rows = await this.db.query('SELECT 1 FROM org_members WHERE org_id = $1 AND user_id = $2', [orgId, userId]);
+    return rows.length > 0;
+  }
+
+  /** The ids of the orgs the user belongs to (for entitlement checks). */
   async orgIdsOf(userId: string): Promise<string[]> {
     const rows = await this.db.query('SELECT org_id FROM org_members WHERE user_id = $1', [userId]);
     return rows.map((row: { org_id: string }) => row.org_id);

@@ -1,35 +1,25 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { DomainError } from '../../../../platform/errors/domain-error';
-import { isUuid } from '../../../../platform/ids';
 import { toSearchResult } from '../../read-models/listing-rows';
-import { mayView } from '../../read-models/listings.reader';
+import { listingNotFound, ListingsReader } from '../../read-models/listings.reader';
 import { GetListingQuery, ListingRecord } from './get-listing.query';
 
 const SELECT_LISTING = `
-  SELECT l.*, v.slug AS vendor_slug, v.org_id, v.domain_verified, v.github_verified, v.github_org
-  FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id`;
+  SELECT l.*, v.slug AS vendor_slug, v.domain_verified, v.github_verified, v.github_org
+  FROM listings l JOIN catalog_vendors v ON v.vendor_id = l.vendor_id WHERE l.id = $1`;
 
 @QueryHandler(GetListingQuery)
 export class GetListingHandler implements IQueryHandler<GetListingQuery, ListingRecord> {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly listings: ListingsReader,
+  ) {}
 
-  async execute({ by }: GetListingQuery): Promise<ListingRecord> {
-    const row = 'listingId' in by ? await this.byId(by.listingId) : await this.byPath(by.vendorSlug, by.slug);
-    if (!row || ('viewerId' in by && !(await mayView(this.dataSource, row, by.viewerId))))
-      throw new DomainError('not_found', 'Listing not found');
+  async execute({ address, viewerId }: GetListingQuery): Promise<ListingRecord> {
+    const { id } = await this.listings.require(address, viewerId);
+    const [row] = await this.dataSource.query(SELECT_LISTING, [id]);
+    if (!row) throw listingNotFound();
     return toRecord(row);
-  }
-
-  private async byPath(vendorSlug: string, slug: string): Promise<Record<string, unknown> | undefined> {
-    const [row] = await this.dataSource.query(`${SELECT_LISTING} WHERE v.slug = $1 AND l.slug = $2`, [vendorSlug, slug]);
-    return row;
-  }
-
-  private async byId(listingId: string): Promise<Record<string, unknown> | undefined> {
-    if (!isUuid(listingId)) return undefined;
-    const [row] = await this.dataSource.query(`${SELECT_LISTING} WHERE l.id = $1`, [listingId]);
-    return row;
   }
 }
 

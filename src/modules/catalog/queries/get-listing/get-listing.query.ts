@@ -1,5 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import { SearchResult } from '../../read-models/listing-rows';
+import { ListingAddress } from '../../read-models/listings.reader';
 
 /** A listing's whole public record: the search summary plus everything its page shows. */
 export interface ListingRecord extends Omit<SearchResult, 'latestVersion'> {
@@ -30,19 +31,22 @@ export interface ListingRecord extends Omit<SearchResult, 'latestVersion'> {
 }
 
 /**
- * One listing, by its public address (drafts only to their vendor; unlisted
- * ones are reachable) or by id (for its vendor, who has just changed it).
+ * One listing, by its public address or by id, as the viewer (`null`: anonymous) may see it: drafts only to their
+ * vendor, private and org-only listings only to their org's members; unlisted ones are reachable.
  */
 export class GetListingQuery extends Query<ListingRecord> {
-  private constructor(readonly by: { vendorSlug: string; slug: string; viewerId: string | null } | { listingId: string }) {
+  private constructor(
+    readonly address: ListingAddress,
+    readonly viewerId: string | null,
+  ) {
     super();
   }
 
   static byPath(vendorSlug: string, slug: string, viewerId: string | null): GetListingQuery {
-    return new GetListingQuery({ vendorSlug, slug, viewerId });
+    return new GetListingQuery({ vendorSlug, slug }, viewerId);
   }
 
-  static byId(listingId: string): GetListingQuery {
-    return new GetListingQuery({ listingId });
+  static byId(listingId: string, viewerId: string | null): GetListingQuery {
+    return new GetListingQuery({ listingId }, viewerId);
   }
 }

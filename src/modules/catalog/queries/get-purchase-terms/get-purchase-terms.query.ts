@@ -17,17 +17,20 @@ export interface PurchaseTerms {
 }
 
 /**
- * The terms of buying a listing: a draft or unknown listing, or a release that
- * is unpublished or another listing's, is not found. Without a release, the
+ * The terms of buying a listing for a buyer: an unknown or draft listing, one the buyer may not see (private and
+ * org-only listings), or a release that is unpublished or another listing's, is not found. Without a release, the
  * latest published one.
  */
 export class GetPurchaseTermsQuery extends Query<PurchaseTerms> {
-  constructor(
-    readonly listingId: string,
-    readonly releaseId?: string,
-    /** When given, a private or org-only listing the buyer may not see is not found. */
-    readonly buyerId?: string,
-  ) {
+  readonly listingId: string;
+  readonly releaseId?: string;
+  /** Who would buy (or download): the listing's visibility is judged for them. */
+  readonly buyerId: string;
+
+  constructor(terms: { listingId: string; releaseId?: string; buyerId: string }) {
     super();
+    this.listingId = terms.listingId;
+    this.releaseId = terms.releaseId;
+    this.buyerId = terms.buyerId;
   }
 }

@@ -21,7 +21,13 @@ export class GetReleaseTermsHandler implements IQueryHandler<GetReleaseTermsQuer
     if (!isUuid(releaseId)) throw releaseNotFound();
     const [row] = await this.dataSource.query('SELECT listing_id FROM releases WHERE id = $1', [releaseId]);
     if (!row) throw releaseNotFound();
-    return this.queries.execute(new GetPurchaseTermsQuery(row.listing_id, releaseId, buyerId));
+    try {
+      return await this.queries.execute(new GetPurchaseTermsQuery({ listingId: row.listing_id, releaseId, buyerId }));
+    } catch (error) {
+      // One answer for every release the caller cannot have, so a release id tells nothing about its listing.
+      if (error instanceof DomainError && error.code === 'not_found') throw releaseNotFound();
+      throw error;
+    }
   }
 }
 

@@ -12,7 +12,7 @@ export class ListReleasesHandler implements IQueryHandler<ListReleasesQuery, Pub
   ) {}
 
   async execute({ vendorSlug, slug, viewerId }: ListReleasesQuery): Promise<PublishedRelease[]> {
-    const listing = await this.listings.visible(vendorSlug, slug, viewerId);
+    const listing = await this.listings.require({ vendorSlug, slug }, viewerId);
     const rows = await this.dataSource.query(
       `SELECT id, version, archive_sha256, published_at, scan_status, signature, signed_with FROM releases
        WHERE listing_id = $1 AND published_at IS NOT NULL`,

@@ -12,7 +12,7 @@ export class ListReviewsHandler implements IQueryHandler<ListReviewsQuery, Revie
   ) {}
 
   async execute({ vendorSlug, slug, viewerId, page, perPage }: ListReviewsQuery): Promise<ReviewPage> {
-    const listing = await this.listings.visible(vendorSlug, slug, viewerId);
+    const listing = await this.listings.require({ vendorSlug, slug }, viewerId);
     const rows = await this.dataSource.query(
       `SELECT ${REVIEW_COLUMNS} FROM reviews WHERE listing_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
       [listing.id, perPage, (page - 1) * perPage],

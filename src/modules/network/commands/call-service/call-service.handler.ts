@@ -43,7 +43,7 @@ export class CallServiceHandler implements ICommandHandler<CallServiceCommand, C
 
   async execute(command: CallServiceCommand): Promise<CallAnswer> {
     const { request } = command;
-    const { terms } = await this.directory.require(command.vendorSlug, command.slug);
+    const { terms } = await this.directory.require(command.vendorSlug, command.slug, command.callerId);
     this.refuseUnsupported(terms);
     const costCents = callCostCents(terms);
     if (request.maxCostCents !== undefined && costCents > request.maxCostCents)

@@ -25,7 +25,7 @@ export class ProbeServiceHandler implements ICommandHandler<ProbeServiceCommand,
   ) {}
 
   async execute({ listingId, probeId }: ProbeServiceCommand): Promise<ServiceProbed['data'] | null> {
-    const terms = await this.directory.terms(listingId);
+    const terms = await this.directory.forProbe(listingId);
     if (!terms?.endpoint || !terms.protocol) return null;
     const started = performance.now();
     let toolNames: string[] = [];

@@ -35,7 +35,7 @@ export class IssueDownloadHandler implements ICommandHandler<IssueDownloadComman
   ) {}
 
   async execute({ userId, releaseId, caller }: IssueDownloadCommand): Promise<DownloadTicket> {
-    const terms = await this.queries.execute(new GetReleaseTermsQuery(releaseId, userId));
+    const terms = await this.queries.execute(new GetReleaseTermsQuery({ releaseId, buyerId: userId }));
     await this.requireEntitlement(userId, terms, caller);
     await this.commands.execute(new RecordInstallCommand(terms.listingId, userId));
     const link = this.links.issue(terms.releaseId, userId, this.clock.now(), this.config.downloads.urlTtlSeconds);

@@ -59,7 +59,9 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     const { userId, request } = command;
     // For an org: the caller must be a member (else 404); the org wallet pays and the org holds the entitlement.
     const orgId = request.orgSlug !== undefined ? (await this.orgs.membership(request.orgSlug, userId)).org.id : null;
-    const terms = await this.queries.execute(new GetPurchaseTermsQuery(request.listingId, request.releaseId, userId));
+    const terms = await this.queries.execute(
+      new GetPurchaseTermsQuery({ listingId: request.listingId, releaseId: request.releaseId, buyerId: userId }),
+    );
     if (command.approvalId) await this.refuseIfPriceRose(command.approvalId, terms);
     if (request.maxPriceCents !== undefined && terms.priceCents > request.maxPriceCents)
       throw new DomainError(

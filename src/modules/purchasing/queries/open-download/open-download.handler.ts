@@ -21,7 +21,8 @@ export class OpenDownloadHandler implements IQueryHandler<OpenDownloadQuery, Dow
 
   async execute({ releaseId, link }: OpenDownloadQuery): Promise<DownloadFile> {
     this.links.check(releaseId, link, this.clock.now());
-    const terms = await this.queries.execute(new GetReleaseTermsQuery(releaseId));
+    // Judged again for the user the link was issued to: a listing made private since stops serving it to outsiders.
+    const terms = await this.queries.execute(new GetReleaseTermsQuery({ releaseId, buyerId: link.user }));
     const blob = await this.blobs.read(terms.archiveSha256);
     // A published release whose archive is gone is the server's fault, never the caller's: a 500, logged.
     if (!blob) throw new Error(`the archive ${terms.archiveSha256} of release ${releaseId} is missing from the blob store`);
