@@ -128,4 +128,15 @@ describe('reviews', () => {
     expect((await json(edit)).message).toMatch(/^body /);
     expect(await mine()).toEqual([expect.objectContaining({ rating: 4, body: 'Kept.' })]);
   });
+
+  it('answers ten identical posts at once (a client retrying) each with the one review it made: one 201, nine 200', async () => {
+    const dave = await newCaller(app, ['read']);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => dave.call('POST', base, { rating: 3, body: 'Once.' })));
+    const bodies = await Promise.all(answers.map((answer) => json(answer)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    const id = bodies[0].review?.id;
+    for (const body of bodies) expect(body.review).toMatchObject({ id, userId: dave.userId, rating: 3, body: 'Once.' });
+    const { reviews } = await json(await fetch(`${app.url}${base}?per_page=50`));
+    expect(reviews.filter((r: { userId: string }) => r.userId === dave.userId)).toEqual([expect.objectContaining({ id })]);
+  });
 });
