@@ -1697,6 +1697,7 @@ export interface components {
         };
         PostReviewDto: {
             rating: number;
+            /** @description Omitted: an empty body. Null is a 400. */
             body?: string;
         };
         PostedReview: {

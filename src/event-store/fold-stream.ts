@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { EventStore, ExpectedState, NewEvent, RecordedEvent, StreamAppend, WrongExpectedVersionError } from './event-store';
+import {
+  EventStore,
+  ExpectedState,
+  LogPosition,
+  NewEvent,
+  RecordedEvent,
+  StreamAppend,
+  WrongExpectedVersionError,
+} from './event-store';
 import { Snapshot, SnapshotStore } from './snapshot-store';
+import { recordRead } from './write-tracker';
 
 /**
  * A decider's opt-in to snapshots, for streams too long to fold whole on every
@@ -99,7 +108,7 @@ async function foldFromRecent<S, E extends { type: string; data: unknown }>(
 ): Promise<Folded<S> | null> {
   const [at, ...tail] = await store.readStream(streamId, { fromRevision: recent.revision });
   if (!at || at.revision !== recent.revision || !sameId(at.eventId, recent.eventId)) return null;
-  return { ...fold(tail, evolve, recent.state as S, recent), snapshotRevision: recent.snapshotRevision };
+  return { ...fold(tail, evolve, recent.state as S, recent, [at, ...tail]), snapshotRevision: recent.snapshotRevision };
 }
 
 /** The expected state to append at after folding to `revision` (-1: the stream does not exist yet). */
@@ -162,6 +171,10 @@ export async function decideOnce<C, S, E extends { type: string; data: unknown }
   const { state, revision } = folded;
   const events = decider.decide(command, state);
   if (events.length === 0) {
+    // Nothing to change: the answer rests on the stream as folded, which may hold another writer's change that
+    // the read models do not show yet (a retried request that lost the race to its twin). The request waits for
+    // it as for its own writes, so what it answers is readable too.
+    if (folded.read) recordRead(folded.read.position, folded.read.types);
     await saveSnapshotIfDue(snapshotting, streamId, folded, folded.snapshotRevision);
     return { events, state };
   }
@@ -220,6 +233,8 @@ interface Folded<S> {
   eventId: string | null;
   /** The revision of the snapshot the fold started from, -1 when it read the whole stream. */
   snapshotRevision: number;
+  /** Where the last event read is in the log, and the types read (the snapshot's event included); null when none. */
+  read: { position: LogPosition; types: string[] } | null;
 }
 
 function snapshottingOf(store: SnapshotStore | undefined, policy: SnapshotPolicy | undefined): Snapshotting | null {
@@ -243,26 +258,32 @@ async function foldFromSnapshot<S, E extends { type: string; data: unknown }>(
   if (snapshotting && snapshot) {
     const [at, ...tail] = await store.readStream(streamId, { fromRevision: snapshot.revision });
     if (at && at.revision === snapshot.revision && sameId(at.eventId, snapshot.eventId))
-      return fold(tail, evolve, snapshot.state as S, snapshot);
+      return fold(tail, evolve, snapshot.state as S, snapshot, [at, ...tail]);
     logger.warn(`ignoring the snapshot of ${streamId}: its event ${snapshot.eventId} is not at revision ${snapshot.revision}`);
     await snapshotting.store.discard(snapshot).catch((error) => logger.warn(`could not discard it: ${describe(error)}`));
   }
   return fold(await store.readStream(streamId), evolve, initial, { revision: -1, eventId: null });
 }
 
-/** Folds `events` onto `state`, the state at `from` (a snapshot's revision and event, or -1 for none). */
+/**
+ * Folds `events` onto `state`, the state at `from` (a snapshot's revision and event, or -1 for none); `read`
+ * is every event read for it (the snapshot's own event too).
+ */
 function fold<S, E>(
   events: RecordedEvent[],
   evolve: (state: S, event: E) => S,
   state: S,
   from: { revision: number; eventId: string | null },
+  read: RecordedEvent[] = events,
 ): Folded<S> {
   const last = events[events.length - 1];
+  const lastRead = read[read.length - 1];
   return {
     state: events.map((e) => e as unknown as E).reduce(evolve, state),
     revision: last ? last.revision : from.revision,
     eventId: last ? last.eventId : from.eventId,
     snapshotRevision: from.revision,
+    read: lastRead ? { position: lastRead.position, types: [...new Set(read.map((e) => e.type))] } : null,
   };
 }
 

@@ -10,7 +10,7 @@ const writes = new AsyncLocalStorage<WriteContext>();
 
 export interface TrackedWrites<T> {
   result: T;
-  /** The furthest log position appended inside the work, if it appended anything. */
+  /** The furthest log position appended inside the work (or that a no-op decision rested on), if any. */
   lastPosition?: LogPosition;
   eventTypes: Set<string>;
 }
@@ -37,6 +37,14 @@ export async function trackWritesSettled<T>(
   } catch (error) {
     return { result: undefined, failure: { error }, lastPosition: context.lastPosition, eventTypes: context.eventTypes };
   }
+}
+
+/**
+ * The request's answer rests on events already in the log that it did not append (a decision that found
+ * nothing to change, because another request had made it): they are waited for as its own writes are.
+ */
+export function recordRead(position: LogPosition, eventTypes: string[]): void {
+  recordWrite(position, eventTypes);
 }
 
 export function recordWrite(position: LogPosition, eventTypes: string[]): void {

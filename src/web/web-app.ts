@@ -10,6 +10,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import nunjucks from 'nunjucks';
 import { AppConfig } from '../config/app-config';
+import { acceptBodiesOnEveryRoute, FORM_BODY } from '../platform/http/body-types';
 import { IssuedToken, IssueTokenCommand } from '../modules/auth/commands/issue-token/issue-token.command';
 import { SCOPES } from '../modules/auth/domain/api-token';
 import { paymentGatewayNameFor } from '../modules/billing/adapters/payment-gateway.provider';
@@ -115,6 +116,8 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
   await root.register(async (web) => {
     await web.register(cookie);
     await web.register(formbody, { bodyLimit: 64 * 1024 });
+    // Every page route here is an HTML form post by design: it takes urlencoded forms, and nothing else.
+    acceptBodiesOnEveryRoute(web, FORM_BODY);
     // The CSRF secret is the web session's own (see WebSession.csrfSecret), handed to the library through
     // its session interface (`request.session._csrf`): a token rendered for one session is refused with
     // any other session's cookie, a new sign-in rotates it, and without a session there is none at all.

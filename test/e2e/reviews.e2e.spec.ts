@@ -110,4 +110,33 @@ describe('reviews', () => {
     const after = (await json(await fetch(`${app.url}${base}`))).reviews.find((r: { id: string }) => r.id === target.id);
     expect(after.reply).toEqual({ body: 'Thanks, fixed in 1.1.', createdAt: expect.any(String) });
   });
+
+  it('refuses a null body with a 400 naming it, storing nothing and keeping a review as it was', async () => {
+    const carol = await newCaller(app, ['read']);
+    const mine = async () =>
+      (await json(await fetch(`${app.url}${base}?per_page=50`))).reviews.filter(
+        (r: { userId: string }) => r.userId === carol.userId,
+      );
+    const first = await carol.call('POST', base, { rating: 5, body: null });
+    expect(first.status).toBe(400);
+    expect(await json(first)).toEqual({ message: 'body must not be null' });
+    expect(await mine()).toEqual([]);
+
+    expect((await carol.call('POST', base, { rating: 4, body: 'Kept.' })).status).toBe(201);
+    const edit = await carol.call('POST', base, { rating: 1, body: null });
+    expect(edit.status).toBe(400);
+    expect((await json(edit)).message).toMatch(/^body /);
+    expect(await mine()).toEqual([expect.objectContaining({ rating: 4, body: 'Kept.' })]);
+  });
+
+  it('answers ten identical posts at once (a client retrying) each with the one review it made: one 201, nine 200', async () => {
+    const dave = await newCaller(app, ['read']);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => dave.call('POST', base, { rating: 3, body: 'Once.' })));
+    const bodies = await Promise.all(answers.map((answer) => json(answer)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    const id = bodies[0].review?.id;
+    for (const body of bodies) expect(body.review).toMatchObject({ id, userId: dave.userId, rating: 3, body: 'Once.' });
+    const { reviews } = await json(await fetch(`${app.url}${base}?per_page=50`));
+    expect(reviews.filter((r: { userId: string }) => r.userId === dave.userId)).toEqual([expect.objectContaining({ id })]);
+  });
 });

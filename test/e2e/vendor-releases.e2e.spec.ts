@@ -130,7 +130,8 @@ describe('vendors and releases', () => {
 
   it('refuses what is not a valid package with a 4xx naming the problem', async () => {
     const cases: [Promise<Response>, number, RegExp][] = [
-      [vendor.call('POST', '/v1/vendor/releases', { priceCents: 0 }), 400, /multipart/],
+      // A JSON body is not an upload: 415, naming the type this route takes.
+      [vendor.call('POST', '/v1/vendor/releases', { priceCents: 0 }), 415, /takes multipart\/form-data/],
       [
         vendor.call(
           'POST',

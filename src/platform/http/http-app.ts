@@ -6,6 +6,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../config/app-config';
+import { registerBodyTypeRule } from './body-types';
 import { BodylessRoutesInterceptor } from './bodyless-routes.interceptor';
 import { HttpErrorFilter } from './error.filter';
 import { registerJsonBodyParser } from './json-body';
@@ -53,6 +54,8 @@ export async function createHttpApp(rootModule: Type | DynamicModule, config: Ap
     reply.header('x-request-id', request.id);
   });
   registerJsonBodyParser(fastify);
+  // Bodies are JSON unless a route declares otherwise (AcceptsBody): anything else is a 415, on every route.
+  registerBodyTypeRule(fastify);
   // Release uploads: one file, a few small fields; the file streams, so its limit is enforced as it arrives.
   await fastify.register(multipart, {
     limits: { files: 1, fields: 8, fieldSize: 16 * 1024, parts: 10, fileSize: config.maxArchiveBytes, headerPairs: 100 },

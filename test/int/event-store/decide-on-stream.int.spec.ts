@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { WrongExpectedVersionError } from '../../../src/event-store/event-store';
 import { Decider, decideOnce, decideOnStream, retryOnConflict } from '../../../src/event-store/fold-stream';
 import { PostgresEventStore } from '../../../src/event-store/postgres/postgres-event-store';
+import { trackWrites } from '../../../src/event-store/write-tracker';
 import { DomainError } from '../../../src/platform/errors/domain-error';
 import { createTestDatabase, openPool, TestDatabase } from '../../support/database';
 
@@ -97,5 +98,19 @@ describe('decideOnStream', () => {
 
     expect(new Set(targets).size).toBe(1);
     expect(await totals(targets[0])).toEqual([1, 2, 3]);
+  });
+
+  it('reports what a decision that appends nothing rests on, so a request waits for another writer’s change', async () => {
+    const streamId = `counter-${randomUUID()}`;
+    const made = await store.append(streamId, [{ type: 'Counted', data: { by: 1, total: 1 } }], 'no_stream');
+
+    // As the twin of a request that made the change: nothing to decide, but its answer is that change.
+    const twin = await trackWrites(() => decideOnStream(store, streamId, counter, { by: 0 }));
+
+    expect(twin.result).toEqual({ events: [], state: 1 });
+    expect(twin.lastPosition?.compare(made.position)).toBe(0);
+    expect([...twin.eventTypes]).toEqual(['Counted']);
+    const onNothing = await trackWrites(() => decideOnStream(store, `counter-${randomUUID()}`, counter, { by: 0 }));
+    expect(onNothing.lastPosition).toBeUndefined();
   });
 });

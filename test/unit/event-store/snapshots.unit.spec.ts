@@ -14,6 +14,7 @@ import {
 } from '../../../src/event-store/event-store';
 import { decideOnStream, foldStream, SnapshotPolicy } from '../../../src/event-store/fold-stream';
 import { Snapshot, SnapshotStore } from '../../../src/event-store/snapshot-store';
+import { trackWrites } from '../../../src/event-store/write-tracker';
 import { DomainError } from '../../../src/platform/errors/domain-error';
 import { walletDecider, WalletCommand, WalletEvent, WalletState } from '../../support/sample-wallet';
 
@@ -229,5 +230,27 @@ describe('snapshots', () => {
     await decideOnStream(new MemoryEventStore(), 'seen', seen, 'a', { snapshots });
 
     expect(snapshots.saved).toEqual([]);
+  });
+
+  it('reports the snapshot’s event for a decision that appends nothing and read no event past it', async () => {
+    const store = new MemoryEventStore();
+    const snapshots = new MemorySnapshotStore();
+    await decideAll(
+      store,
+      'wallet',
+      [1, 2, 3].map((amount) => ({ type: 'Deposit' as const, amount })),
+      snapshots,
+    );
+    const [, , last] = store.streams.get('wallet')!;
+    expect((await snapshots.load('wallet'))?.revision).toBe(last.revision);
+
+    const noop = await trackWrites(() =>
+      decideOnStream(store, 'wallet', wallet, { type: 'Release', holdId: 'none' }, { snapshots }),
+    );
+
+    expect(noop.result.events).toEqual([]);
+    expect(store.reads.at(-1)).toEqual({ streamId: 'wallet', fromRevision: last.revision, count: 1 });
+    expect(noop.lastPosition?.compare(last.position)).toBe(0);
+    expect([...noop.eventTypes]).toEqual(['Deposited']);
   });
 });

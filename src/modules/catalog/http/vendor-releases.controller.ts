@@ -1,12 +1,13 @@
 import { Controller, Param, Patch, Post, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../../../config/app-config';
 import { InjectConfig } from '../../../config/config.module';
 import { BlobStore } from '../../../platform/blob-store/blob-store';
 import { ProjectionWaiter } from '../../../projections/read-your-writes';
 import { CurrentPrincipal, Principal, RequireScope } from '../../../platform/http/access';
+import { AcceptsBody, MULTIPART_BODY } from '../../../platform/http/body-types';
 import { PublishReleaseCommand } from '../commands/publish-release/publish-release.command';
 import { UploadReleaseCommand } from '../commands/upload-release/upload-release.command';
 import { GetCatalogVendorQuery } from '../queries/get-catalog-vendor/get-catalog-vendor.query';
@@ -32,7 +33,7 @@ export class VendorReleasesController {
    * disk and is refused with 413 past MAX_ARCHIVE_BYTES.
    */
   @Post()
-  @ApiConsumes('multipart/form-data')
+  @AcceptsBody(MULTIPART_BODY)
   @ApiBody({
     schema: {
       type: 'object',

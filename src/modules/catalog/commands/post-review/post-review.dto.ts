@@ -1,5 +1,5 @@
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { CodePoints, MultiLine } from '../../../../platform/http/validation';
+import { IsInt, IsString, Max, Min } from 'class-validator';
+import { CodePoints, MultiLine, Optional } from '../../../../platform/http/validation';
 import { REVIEW_BODY_MAX } from '../../domain/review.decider';
 
 export class PostReviewDto {
@@ -8,7 +8,8 @@ export class PostReviewDto {
   @Max(5)
   rating: number;
 
-  @IsOptional()
+  /** Omitted: an empty body. Null is a 400. */
+  @Optional()
   @IsString()
   @CodePoints(0, REVIEW_BODY_MAX)
   @MultiLine()

@@ -1,5 +1,5 @@
-import { IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
-import { CodePoints, Optional, SingleLine } from '../../../../platform/http/validation';
+import { IsString, IsUrl, Matches, MaxLength } from 'class-validator';
+import { Clearable, CodePoints, Optional, SingleLine } from '../../../../platform/http/validation';
 import { ORG_NAME_MAX } from '../../domain/org-profile';
 
 /** `PATCH /v1/orgs/:slug`: any subset. */
@@ -12,7 +12,7 @@ export class ChangeOrgProfileDto {
   name?: string;
 
   /** An http(s) image address; null removes it. */
-  @IsOptional()
+  @Clearable()
   @IsString()
   @MaxLength(2048)
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true }, { message: 'avatarUrl must be an http(s) URL' })

@@ -1,5 +1,5 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { CodePoints, Optional, SingleLine } from '../../../../platform/http/validation';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { Clearable, CodePoints, Optional, SingleLine } from '../../../../platform/http/validation';
 import { PackageType } from '../../../catalog/archive/package-manifest';
 import { VENDOR_SLUG } from '../../../vendors/domain/vendor-profile';
 import { POLICY_LIMITS, POLICY_PACKAGE_TYPES } from '../../domain/spend-policy';
@@ -14,28 +14,28 @@ export class CreatePolicyDto {
   name: string;
 
   /** The most one purchase may cost, in cents. */
-  @IsOptional()
+  @Clearable()
   @IsInt()
   @Min(0)
   @Max(POLICY_LIMITS.cents)
   maxPerPurchaseCents?: number | null;
 
   /** The most the purchases of one UTC day may cost together, in cents. */
-  @IsOptional()
+  @Clearable()
   @IsInt()
   @Min(0)
   @Max(POLICY_LIMITS.cents)
   dailyLimitCents?: number | null;
 
   /** The most the purchases of one UTC month may cost together, in cents. */
-  @IsOptional()
+  @Clearable()
   @IsInt()
   @Min(0)
   @Max(POLICY_LIMITS.cents)
   monthlyLimitCents?: number | null;
 
   /** Purchases costing more than this, in cents, need the owner's approval. */
-  @IsOptional()
+  @Clearable()
   @IsInt()
   @Min(0)
   @Max(POLICY_LIMITS.cents)

@@ -1,5 +1,5 @@
-import { IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
-import { Clearable, CodePoints, MultiLine, SingleLine } from '../../../../platform/http/validation';
+import { IsString, IsUrl, Matches, MaxLength } from 'class-validator';
+import { Clearable, CodePoints, MultiLine, Optional, SingleLine } from '../../../../platform/http/validation';
 import { VENDOR_SLUG } from '../../domain/vendor-profile';
 
 export class SaveVendorProfileDto {
@@ -32,7 +32,7 @@ export class SaveVendorProfileDto {
   website?: string | null;
 
   /** Links this profile to an org the caller administers (admin or owner): its members then see its private packages. */
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(64)
   orgSlug?: string;
