@@ -586,7 +586,7 @@ export interface paths {
         put?: never;
         /**
          * The payment processor's events, signed in header `pay-signature` (`t=<unix seconds>,v1=<hex HMAC-SHA256 of
-         *     "<t>.<raw body>">` with STRIPE_WEBHOOK_SECRET, 300 s tolerance). Answers once the event is stored; wallets are
+         *     "<t>.<raw body>">` with STRIPE_WEBHOOK_SECRET; `t` within 300 s of our clock, before or after). Answers once the event is stored; wallets are
          *     credited by process managers that follow the log. A redelivered event is stored once.
          */
         post: operations["PayWebhookController_receive"];
@@ -3536,7 +3536,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookReceived"];
                 };
             };
-            /** @description Missing, malformed, wrong or stale signature, or not an event */
+            /** @description Missing, malformed or wrong signature, one dated more than 300 s from now (past or future), or not an event */
             400: {
                 headers: {
                     [name: string]: unknown;

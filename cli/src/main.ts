@@ -6,7 +6,7 @@ import { installCommands } from './commands/install';
 import { vendorCommands } from './commands/vendor';
 import { walletCommands } from './commands/wallet';
 import { ApiError, CliError, EXIT } from './errors';
-import { colors } from './output';
+import { colors, jsonText, write } from './output';
 import { packageVersion } from './version';
 
 export function buildProgram(): Command {
@@ -18,7 +18,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .enablePositionalOptions()
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+    .configureOutput({ writeOut: (text) => write('stdout', text), writeErr: (text) => write('stderr', text) });
   authCommands(program);
   catalogCommands(program);
   installCommands(program);
@@ -47,11 +47,11 @@ function report(error: unknown, json: boolean): number {
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
   if (error instanceof CliError) {
-    if (json) process.stdout.write(JSON.stringify({ error: error.message, ...error.body }, null, 2) + '\n');
-    process.stderr.write(`${colors.red('error:')} ${error.message}\n`);
-    if (error instanceof ApiError && error.status >= 500) process.stderr.write('The server failed; try again later.\n');
+    if (json) write('stdout', jsonText({ error: error.message, ...error.body }) + '\n');
+    write('stderr', `${colors.red('error:')} ${error.message}\n`);
+    if (error instanceof ApiError && error.status >= 500) write('stderr', 'The server failed; try again later.\n');
     return error.exitCode;
   }
-  process.stderr.write(`${colors.red('error:')} ${(error as Error)?.stack ?? String(error)}\n`);
+  write('stderr', `${colors.red('error:')} ${(error as Error)?.stack ?? String(error)}\n`);
   return EXIT.failure;
 }

@@ -8,7 +8,6 @@ import helmet from '@fastify/helmet';
 import { Logger } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import nunjucks from 'nunjucks';
 import { AppConfig } from '../config/app-config';
 import { acceptBodiesOnEveryRoute, FORM_BODY } from '../platform/http/body-types';
 import { IssuedToken, IssueTokenCommand } from '../modules/auth/commands/issue-token/issue-token.command';
@@ -22,6 +21,7 @@ import { ProjectionWaiter } from '../projections/read-your-writes';
 import { GithubProvider, IdentityProvider, OidcProvider } from './sign-in/identity-providers';
 import { LOCAL_IDP_CLIENT_ID, LOCAL_IDP_PATH, LocalIdp } from './sign-in/local-idp';
 import { SESSION_MAX_DAYS, WebSession, WebSessions } from './sessions/web-sessions';
+import { PageViews } from './page-views';
 import { callApi } from './web-api';
 import { registerAccountPages } from './account-pages';
 import { registerPages } from './pages';
@@ -67,7 +67,7 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
   const { config, sessions, commands } = deps;
   const secure = config.webUrl.startsWith('https:');
   const sandboxPayments = paymentGatewayNameFor(config.payments) === 'sandbox';
-  const views = nunjucks.configure(path.join(__dirname, 'views'), { autoescape: true, throwOnUndefined: false });
+  const views = new PageViews(path.join(__dirname, 'views'));
   // Each rendered money form carries its own Idempotency-Key: submitting it twice (a double click, a
   // resubmission after a lost answer) is one request to the API, so it never pays twice.
   views.addGlobal('newIdempotencyKey', () => randomUUID());

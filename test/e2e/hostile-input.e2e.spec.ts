@@ -86,6 +86,23 @@ describe('hostile input', () => {
     expect(multiLine.status).toBe(200);
   });
 
+  it('refuses terminal control characters in a README, with a 400 naming it, and keeps line breaks and tabs', async () => {
+    for (const readmeMd of [
+      '# Hi \u001b[31mred',
+      'osc \u001b]8;;https://evil.example\u0007x',
+      'bell\u0007',
+      'c1 \u009b2J',
+      'del \u007f',
+    ]) {
+      const response = await owner.call('PATCH', `/v1/vendor/listings/${listingId}`, { readmeMd });
+      expect({ readmeMd, status: response.status }).toEqual({ readmeMd, status: 400 });
+      expect((await json(response)).message).toBe('readmeMd must not contain control characters');
+    }
+    const kept = await owner.call('PATCH', `/v1/vendor/listings/${listingId}`, { readmeMd: '# Hi\r\n\tthere' });
+    expect(kept.status).toBe(200);
+    expect((await json(kept)).readmeMd).toBe('# Hi\r\n\tthere');
+  });
+
   it('defines null once for PATCH: clearable fields clear, any other is a 400 naming the field', async () => {
     expect((await owner.call('PATCH', '/v1/users/me', { name: 'Ada' })).status).toBe(200);
     const cleared = await owner.call('PATCH', '/v1/users/me', { name: null, avatarUrl: null });

@@ -161,4 +161,26 @@ describe('agent network sessions and messages', () => {
     expect((await buyer.call('GET', `/v1/network/sessions/${session.id}/messages?limit=201`)).status).toBe(400);
     expect((await buyer.call('GET', `/v1/network/sessions/not-a-uuid`)).status).toBe(404);
   });
+
+  it('refuses terminal control characters in an intent (400 naming it, no session opened) and keeps line breaks and tabs', async () => {
+    const buyer = await newCaller(app);
+    const slug = await listing(https, 'https');
+    for (const intent of ['red \u001b[31malert', 'bell \u0007', 'c1 csi \u009b2J', 'osc \u001b]52;c;aGk=\u0007', 'del \u007f']) {
+      const refused = await buyer.call('POST', '/v1/network/sessions', { vendor: vendor.slug, slug, intent });
+      expect({ intent, status: refused.status }).toEqual({ intent, status: 400 });
+      expect((await json(refused)).message).toMatch(/^intent must not contain control characters/);
+    }
+    const sessionsOf = async () =>
+      (await json(await vendorCaller.call('GET', '/v1/network/inbox'))).sessions.filter(
+        (s: { listingSlug: string }) => s.listingSlug === slug,
+      );
+    expect(await sessionsOf()).toEqual([]);
+    const opened = await buyer.call('POST', '/v1/network/sessions', {
+      vendor: vendor.slug,
+      slug,
+      intent: 'two\r\nlines\tand a tab',
+    });
+    expect(opened.status).toBe(201);
+    expect(await sessionsOf()).toHaveLength(1);
+  });
 });

@@ -96,6 +96,17 @@ describe('service registration, health probes and discovery', () => {
     expect(inactive.services.map((s: { id: string }) => s.id)).toContain(listingId);
   });
 
+  it('with ALLOW_PRIVATE_SERVICE_ENDPOINTS registers names and addresses of this machine, plain http included', async () => {
+    const { listingId } = await seed.listing({ vendor, slug: `private-${randomUUID().slice(0, 8)}` });
+    for (const serviceEndpoint of [`https://${hostname()}/x`, 'https://localhost/x', 'http://127.0.0.1:9/x']) {
+      const patched = await vendorCaller.call('PATCH', `/v1/vendor/listings/${listingId}`, {
+        serviceEndpoint,
+        serviceProtocol: 'https',
+      });
+      expect([serviceEndpoint, patched.status]).toEqual([serviceEndpoint, 200]);
+    }
+  });
+
   it('validates the query of GET /v1/services', async () => {
     for (const query of ['per_page=51', 'page=0', 'protocol=ftp', 'status=up', 'sort=popular', 'maxPerCallCents=-1'])
       expect([query, (await fetch(`${app.url}/v1/services?${query}`)).status]).toEqual([query, 400]);
@@ -125,11 +136,25 @@ describe('service endpoints without ALLOW_PRIVATE_SERVICE_ENDPOINTS', () => {
       'https://169.254.169.254/latest',
       'https://[::1]/x',
       'https://localhost/x',
+      'https://LocalHost/x',
+      'https://api.localhost/x',
     ])
       expect([endpoint, (await patch(endpoint)).status]).toEqual([endpoint, 400]);
 
-    // A name that passes registration but resolves inward when connected to (this machine's own name, through
-    // the system resolver, as a rebinding name would): the call is refused and nothing is charged.
+    // This machine's own name, which the hosts file maps inward: resolved at registration by the system
+    // resolver, as the connection guard resolves it, and refused by the same rule.
+    const ownName = await patch(`https://${hostname()}/x`);
+    expect(ownName.status).toBe(400);
+    expect((await json(ownName)).message).toMatch(
+      new RegExp(`${hostname()} resolves to .*private, loopback or link-local.*ALLOW_PRIVATE_SERVICE_ENDPOINTS=true`),
+    );
+    // A name that resolves nowhere could serve no call.
+    const nowhere = await patch('https://nowhere.invalid/x');
+    expect(nowhere.status).toBe(422);
+    expect((await json(nowhere)).message).toMatch(/nowhere\.invalid does not resolve/);
+
+    // A name that resolved outward at registration and inward when connected to (a rebinding name; played by
+    // this machine's own name, seeded past the registration check): the call is refused and nothing is charged.
     const service = await startFakeService('https');
     const port = new URL(service.url).port;
     const slug = `rebind-${randomUUID().slice(0, 8)}`;

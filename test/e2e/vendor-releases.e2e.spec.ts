@@ -45,7 +45,11 @@ describe('vendors and releases', () => {
   let vendor: Caller;
 
   beforeAll(async () => {
-    app = await startTestApp({ env: { MAX_ARCHIVE_BYTES: String(2 * 1024 * 1024) } });
+    app = await startTestApp({
+      // The listing edits register a service at a made-up name, which registration would otherwise look up and
+      // refuse (it resolves nowhere): the endpoint rules have their own tests (service-probes, outbound-guard).
+      env: { MAX_ARCHIVE_BYTES: String(2 * 1024 * 1024), ALLOW_PRIVATE_SERVICE_ENDPOINTS: 'true' },
+    });
     vendor = await newCaller(app);
     const created = await vendor.call('POST', '/v1/vendor/profile', {
       slug: 'acme',

@@ -1,6 +1,11 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../../src/event-store/event-store';
+import { decideOnStream } from '../../src/event-store/fold-stream';
+import { trackWrites } from '../../src/event-store/write-tracker';
+import { ListingChanges } from '../../src/modules/catalog/domain/listing-fields';
+import { listingDecider, listingStreamId } from '../../src/modules/catalog/domain/listing.decider';
+import { ProjectionWaiter } from '../../src/projections/read-your-writes';
 import { connectedAccountStreamId } from '../../src/modules/billing/domain/connected-account.decider';
 import { IssueTokenCommand } from '../../src/modules/auth/commands/issue-token/issue-token.command';
 import { Scope, SCOPES } from '../../src/modules/auth/domain/api-token';
@@ -273,17 +278,15 @@ export class FuzzWorld implements Tokens {
     this.seeds.path.push({ values: { id: review.review.id }, near: 'reviews', owner: 'sell' });
 
     // A live service on the last listing (a public name that never answers: calls fail and are refunded),
-    // and a session of the purchase caller with it.
-    await this.expect(
-      sell.call('PATCH', `/v1/vendor/listings/${listings[2].id}`, {
-        serviceEndpoint: 'https://fuzz-service.invalid/mcp',
-        serviceProtocol: 'https',
-        pricingModel: 'metered',
-        perCallCents: 5,
-        settlementMethods: ['wallet'],
-      }),
-      200,
-    );
+    // and a session of the purchase caller with it. Written through the listing decider, as if the name had
+    // resolved at registration: `.invalid` resolves nowhere, and registration refuses such a name (422).
+    await this.registerService(listings[2].id, sell.userId, {
+      serviceEndpoint: 'https://fuzz-service.invalid/mcp',
+      serviceProtocol: 'https',
+      pricingModel: 'metered',
+      perCallCents: 5,
+      settlementMethods: ['wallet'],
+    });
     this.seeds.path.push({ values: { vendor, slug: listings[2].slug }, near: 'services' });
     const opened = await this.expect(
       this.caller('purchase').call('POST', '/v1/network/sessions', { vendor, slug: listings[2].slug }),
@@ -340,6 +343,21 @@ export class FuzzWorld implements Tokens {
         if (typeof body?.nextCursor === 'string') this.seeds.cursors.push({ path: op.path, query, cursor: body.nextCursor });
       }
     }
+  }
+
+  /** A listing's service terms written through the decider, past the registration check; answers once projected. */
+  private async registerService(listingId: string, vendorId: string, changes: ListingChanges): Promise<void> {
+    const store = this.app.server.app.get(EventStore);
+    const { lastPosition, eventTypes } = await trackWrites(() =>
+      decideOnStream(store, listingStreamId(listingId), listingDecider, {
+        type: 'UpdateListing',
+        vendorId,
+        changes,
+        now: new Date(),
+      }).then(() => undefined),
+    );
+    if (lastPosition && !(await this.app.server.app.get(ProjectionWaiter).waitFor(lastPosition, eventTypes, 20_000)))
+      throw new Error('seeding: projections did not catch up with the service registration');
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

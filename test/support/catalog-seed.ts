@@ -174,6 +174,20 @@ export class CatalogSeed {
     });
   }
 
+  /**
+   * A listing edit appended as history from before today's text rules (control characters and all), past the
+   * decider that now refuses them: what read models and clients must still cope with.
+   */
+  async legacyEdit(listingId: string, changes: Record<string, unknown>): Promise<void> {
+    await this.settled(async () => {
+      await this.store.append(
+        listingStreamId(listingId),
+        [{ type: 'ListingUpdated', data: { listingId, changes, updatedAt: new Date().toISOString() } }],
+        'any',
+      );
+    });
+  }
+
   /** An install as a download would record it. */
   async installs(listingId: string, count: number, at = new Date()): Promise<void> {
     if (count === 0) return;

@@ -4,7 +4,13 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import { AppConfig } from '../../config/app-config';
 import { InjectConfig } from '../../config/config.module';
-import { isPublicAddress } from './address-rules';
+import { inwardAddress, isPublicAddress, resolvesInward } from './address-rules';
+
+/**
+ * The resolver of every outbound connection, and of the registration check: the system's (getaddrinfo:
+ * the hosts file, then DNS), so both see the same answer. `DNS_SERVERS` is for vendor domain checks only.
+ */
+export const systemResolver: LookupFunction = systemLookup as LookupFunction;
 
 /** A connection to a vendor's service was refused because its address is private, loopback or link-local. */
 export class OutboundAddressRefusedError extends Error {
@@ -12,7 +18,7 @@ export class OutboundAddressRefusedError extends Error {
     readonly host: string,
     readonly address: string,
   ) {
-    super(`Refused to connect to ${host}: it resolves to ${address}, a private, loopback or link-local address`);
+    super(`Refused to connect to ${host}: ${resolvesInward(host, address)}`);
     this.name = 'OutboundAddressRefusedError';
   }
 }
@@ -50,13 +56,13 @@ export class OutboundGuard implements OnApplicationShutdown {
 }
 
 /** An undici Agent whose every connection is to a checked address; `lookup` is replaceable for tests. */
-export function guardedAgent(allowPrivate: boolean, lookup: LookupFunction = systemLookup as LookupFunction): Agent {
+export function guardedAgent(allowPrivate: boolean, lookup: LookupFunction = systemResolver): Agent {
   const checkedLookup: LookupFunction = (hostname, options, callback) => {
     lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const all = (Array.isArray(addresses) ? addresses : [{ address: addresses, family: 4 }]) as LookupAddress[];
-      const refused = allowPrivate ? undefined : all.find((a) => !isPublicAddress(a.address));
-      if (refused) return callback(new OutboundAddressRefusedError(hostname, refused.address), '', 0);
+      const refused = allowPrivate ? undefined : inwardAddress(all.map((a) => a.address));
+      if (refused) return callback(new OutboundAddressRefusedError(hostname, refused), '', 0);
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, all);
       callback(null, all[0].address, all[0].family);
     });

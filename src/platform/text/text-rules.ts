@@ -49,6 +49,26 @@ export function isMultiLineText(text: string): boolean {
   return !CONTROL_MULTILINE.test(text);
 }
 
+/**
+ * Text with terminal control sequences and control characters taken out: whole ANSI sequences (CSI such
+ * as colours and cursor movement; OSC, DCS, SOS, PM and APC strings such as hyperlinks, clipboard writes
+ * and window titles; other ESC sequences), in their 7-bit and C1 forms, then every other control
+ * character `isMultiLineText` refuses (tab, line feed and carriage return stay). For text a vendor did not
+ * type into a field of ours (a README inside an uploaded archive, text stored before the rule, pages),
+ * where refusing the whole for a stray sequence would be hostile.
+ */
+export function withoutControlCharacters(text: string): string {
+  return text.replace(TERMINAL_SEQUENCE, '').replace(CONTROL_MULTILINE_ALL, '');
+}
+/**
+ * A string sequence ends at BEL or ST; its body stops at any ESC or C1 character, so every attempt scans
+ * only up to the next one and the whole replacement stays linear in the text's length. An unterminated
+ * introducer falls through to the last alternative, or to the character rule, and only it goes.
+ */
+const TERMINAL_SEQUENCE =
+  /(?:\x1b[\]PX^_]|[\x90\x98\x9d-\x9f])[^\x07\x1b\x80-\x9f]*(?:\x07|\x1b\\|\x9c)|(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|\x1b[\x20-\x2f]*[\x30-\x7e]/g;
+const CONTROL_MULTILINE_ALL = new RegExp(CONTROL_MULTILINE.source, 'g');
+
 /** Length in Unicode code points, the unit every length limit of the API counts in (an emoji is one). */
 export function codePointLength(text: string): number {
   let count = 0;

@@ -28,6 +28,13 @@ describe('web: pages over HTTP', () => {
       readmeMd:
         '# Hello\n\n<script>alert(1)</script>\n\n[click](javascript:alert(2)) and [docs](https://example.com)\n\n<img src=x onerror=alert(3)>',
     });
+    // Vendor text stored before the API refused control characters.
+    const { listingId } = await seed.listing({ vendor, slug: 'escapes', title: 'Escapes', description: 'Plain.' });
+    await seed.legacyEdit(listingId, {
+      title: 'Escape \x1b[31mtitle\x1b[0m\x07',
+      description: 'Desc \x1b]8;;https://evil.example/\x1b\\link\x1b]8;;\x1b\\ \x9b2J\x7fdone',
+      readmeMd: '# Readme \x1b]52;c;ZXZpbA==\x07body\n\nmore \x1b[2Ktext\x85',
+    });
   });
   afterAll(async () => app?.close());
 
@@ -62,6 +69,19 @@ describe('web: pages over HTTP', () => {
     expect(html).not.toMatch(/<img[^>]*onerror/);
     expect((await get('/packages/acme-web/missing')).status).toBe(404);
     expect((await get('/packages/ACME/..%2f')).status).toBe(404);
+  });
+
+  it('pages carry no control character of what vendors wrote: escape sequences and all are taken out', async () => {
+    const control = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/;
+    const page = await (await get('/packages/acme-web/escapes')).text();
+    expect(control.test(page)).toBe(false);
+    expect(page).toContain('Escape title');
+    expect(page).toContain('Desc link done');
+    expect(page).toContain('<h1>Readme body</h1>');
+    expect(page).toContain('more text');
+    const home = await (await get('/?q=escape')).text();
+    expect(control.test(home)).toBe(false);
+    expect(home).toContain('Escape title');
   });
 
   it('pages that need a person send anonymous visitors to sign in and back; sign-in offers only the configured providers', async () => {

@@ -572,6 +572,13 @@ describe('release archives', () => {
       expect((await readPackage(await zip(none))).readmeMd).toBeNull();
     });
 
+    it('takes terminal control characters out of the README rather than refusing the upload, keeping line breaks and tabs', async () => {
+      const hostile =
+        '# Title \u001b[31mred\u001b[0m\u0007\r\n\tindented \u009b2J\u001b]8;;https://evil.example\u001b\\link\u001b]8;;\u001b\\ \u007fend\n';
+      const entries = cleanEntries().map((e) => (e.name === 'README.md' ? { ...e, data: hostile } : e));
+      expect((await readPackage(await zip(entries))).readmeMd).toBe('# Title red\r\n\tindented link end\n');
+    });
+
     it('decodes UTF-8 names when the flag says so, and latin1 otherwise', async () => {
       const result = await readPackage(
         await zip([...cleanEntries(), { name: 'docs/café.md', data: 'x', utf8: true }, { name: 'docs/naïve.md', data: 'y' }]),

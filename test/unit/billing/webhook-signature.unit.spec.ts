@@ -19,4 +19,23 @@ describe('webhook signatures', () => {
     expect(signature.verifies(Buffer.from(body), header, new Date(now.getTime() + 301_000))).toBe(false);
     expect(signature.verifies(Buffer.from(body), undefined, now)).toBe(false);
   });
+
+  it('refuses a timestamp more than the tolerance ahead of our clock, and accepts a small skew either way', () => {
+    const signature = new WebhookSignature('whsec_main');
+    const at = (seconds: number) => signature.sign(body, new Date(now.getTime() + seconds * 1000));
+    const verifies = (header: string) => signature.verifies(Buffer.from(body), header, now);
+    expect(verifies(at(3600))).toBe(false);
+    expect(verifies(at(301))).toBe(false);
+    expect(verifies(at(300))).toBe(true);
+    expect(verifies(at(30))).toBe(true);
+    expect(verifies(at(-30))).toBe(true);
+    expect(verifies(at(-301))).toBe(false);
+  });
+
+  it('bounds the timestamp that was signed: a second t= that the SDK reads last cannot slip past', () => {
+    const signature = new WebhookSignature('whsec_main');
+    const ahead = signature.sign(body, new Date(now.getTime() + 3600_000));
+    const t = Math.floor(now.getTime() / 1000);
+    expect(signature.verifies(Buffer.from(body), `t=${t},${ahead}`, now)).toBe(false);
+  });
 });

@@ -377,6 +377,18 @@ describe('listing decider', () => {
       expect(when(uploaded, update({ status: 'draft' })).map((e) => e.type)).toEqual(['ListingUpdated']);
     });
 
+    it('refuses terminal control characters in the README, keeping line breaks and tabs (400)', () => {
+      for (const readmeMd of ['# Hi \u001b[31mred', 'bell\u0007', 'c1 \u009b2J', 'del\u007f']) {
+        const error = errorOf(() => when(uploaded, update({ readmeMd })));
+        expect([readmeMd, error.code, error.message]).toEqual([
+          readmeMd,
+          'invalid',
+          'readmeMd must not contain control characters',
+        ]);
+      }
+      expect(when(uploaded, update({ readmeMd: '# Hi\r\n\tthere' })).map((e) => e.type)).toEqual(['ListingUpdated']);
+    });
+
     it("refuses another vendor's update as not found", () => {
       expect(errorOf(() => when(publishedV1, update({ title: 'x' }, otherVendor))).code).toBe('not_found');
       expect(errorOf(() => when([], update({ title: 'x' }))).code).toBe('not_found');

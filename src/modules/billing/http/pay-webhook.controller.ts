@@ -14,7 +14,7 @@ export class PayWebhookController {
 
   /**
    * The payment processor's events, signed in header `pay-signature` (`t=<unix seconds>,v1=<hex HMAC-SHA256 of
-   * "<t>.<raw body>">` with STRIPE_WEBHOOK_SECRET, 300 s tolerance). Answers once the event is stored; wallets are
+   * "<t>.<raw body>">` with STRIPE_WEBHOOK_SECRET; `t` within 300 s of our clock, before or after). Answers once the event is stored; wallets are
    * credited by process managers that follow the log. A redelivered event is stored once.
    */
   @Post('pay')
@@ -23,7 +23,9 @@ export class PayWebhookController {
   @ApiHeader({ name: 'pay-signature', required: true })
   @ApiBody({ schema: { type: 'object', description: "The processor's event: id, type, created, data.object" } })
   @ApiOkResponse({ type: WebhookReceived })
-  @ApiBadRequestResponse({ description: 'Missing, malformed, wrong or stale signature, or not an event' })
+  @ApiBadRequestResponse({
+    description: 'Missing, malformed or wrong signature, one dated more than 300 s from now (past or future), or not an event',
+  })
   async receive(@Req() request: FastifyRequest, @Headers('pay-signature') signature?: string): Promise<WebhookReceived> {
     await this.commands.execute(new ReceivePaymentEventCommand(rawBodyOf(request), signature));
     return { received: true };

@@ -1,4 +1,5 @@
 import { DomainError } from '../../../platform/errors/domain-error';
+import { withoutControlCharacters } from '../../../platform/text/text-rules';
 import { PackageManifest, parseManifest } from './package-manifest';
 import { formatBytes, MAX_ARCHIVE_ENTRIES, messageOf, ZipArchive, ZipEntryInfo } from './zip-archive';
 
@@ -62,7 +63,11 @@ export async function readManifestFrom(archive: ZipArchive): Promise<PackageMani
   return parsed.manifest;
 }
 
-/** The root README as UTF-8 text, or null when there is none; throws 400 when it is too large or holds NUL bytes. */
+/**
+ * The root README as UTF-8 text, or null when there is none; throws 400 when it is too large or holds NUL
+ * bytes. Other control characters (ANSI escapes, BEL, C1) are taken out rather than refused: a README is
+ * free text that editors and generators leave such bytes in, and the listing never stores them.
+ */
 export async function readReadmeFrom(archive: ZipArchive): Promise<string | null> {
   for (const name of README_NAMES) {
     const entry = archive.entries.find((candidate) => candidate.name === name && !candidate.isDirectory && !candidate.isSymlink);
@@ -74,7 +79,7 @@ export async function readReadmeFrom(archive: ZipArchive): Promise<string | null
     // NUL can't be stored as text (PostgreSQL refuses it), and marks a binary or UTF-16 file anyway.
     if (bytes.includes(0)) throw new DomainError('invalid', `${name} is not text`);
     // TextDecoder drops a leading BOM.
-    return new TextDecoder('utf-8').decode(bytes);
+    return withoutControlCharacters(new TextDecoder('utf-8').decode(bytes));
   }
   return null;
 }

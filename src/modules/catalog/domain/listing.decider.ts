@@ -339,7 +339,10 @@ function checkStorable(changes: ListingChanges): void {
   ] as const)
     if (cents !== undefined && cents !== null && (!Number.isSafeInteger(cents) || cents < 0 || cents > MAX_PRICE_CENTS))
       refuse(field, `must be a whole number of cents from 0 to ${MAX_PRICE_CENTS}`);
-  if (readmeMd !== undefined && typeof readmeMd !== 'string') refuse('readmeMd', 'must be a string');
+  if (readmeMd !== undefined) {
+    if (typeof readmeMd !== 'string') refuse('readmeMd', 'must be a string');
+    else if (!isMultiLineText(readmeMd)) refuse('readmeMd', 'must not contain control characters');
+  }
   if (status !== undefined && !LISTING_STATUSES.includes(status))
     refuse('status', `must be one of ${LISTING_STATUSES.join(', ')}`);
   if (pricingModel !== undefined && !PRICING_MODELS.includes(pricingModel))

@@ -27,7 +27,7 @@ export class ReceivePaymentEventHandler implements ICommandHandler<ReceivePaymen
     if (!this.signature.verifies(rawBody, signature, this.clock.now()))
       throw new DomainError(
         'invalid',
-        'pay-signature is missing, malformed, stale or does not sign this body with our webhook secret',
+        'pay-signature is missing, malformed, stale, dated ahead of our clock or does not sign this body with our webhook secret',
       );
     let body: unknown;
     try {

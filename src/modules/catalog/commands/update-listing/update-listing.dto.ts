@@ -63,6 +63,7 @@ export class UpdateListingDto {
   @Optional()
   @IsString()
   @MaxLength(LISTING_LIMITS.readmeBytes)
+  @MultiLine()
   readmeMd?: string;
 
   @Optional()

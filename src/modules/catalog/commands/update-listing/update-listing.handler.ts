@@ -4,7 +4,7 @@ import { decideOnStream } from '../../../../event-store/fold-stream';
 import { AppConfig } from '../../../../config/app-config';
 import { InjectConfig } from '../../../../config/config.module';
 import { Clock } from '../../../../platform/clock/clock';
-import { endpointRefusal } from '../../../../platform/outbound/address-rules';
+import { checkServiceEndpoint } from '../../../../platform/outbound/service-endpoint-check';
 import { DomainError } from '../../../../platform/errors/domain-error';
 import { listingDecider, listingStreamId } from '../../domain/listing.decider';
 import { CatalogVendorsReader } from '../../read-models/catalog-vendors.reader';
@@ -25,10 +25,8 @@ export class UpdateListingHandler implements ICommandHandler<UpdateListingComman
     await this.vendors.require(vendorId);
     if (!(await this.listings.isOwnedBy(listingId, vendorId))) throw new DomainError('not_found', 'Listing not found');
     // Checked again on every connection after DNS resolution (OutboundGuard).
-    const refusal = changes.serviceEndpoint
-      ? endpointRefusal(changes.serviceEndpoint, this.config.network.allowPrivateServiceEndpoints)
-      : null;
-    if (refusal) throw new DomainError('invalid', refusal);
+    if (changes.serviceEndpoint)
+      await checkServiceEndpoint(changes.serviceEndpoint, { allowPrivate: this.config.network.allowPrivateServiceEndpoints });
     await decideOnStream(this.store, listingStreamId(listingId), listingDecider, {
       type: 'UpdateListing',
       vendorId,

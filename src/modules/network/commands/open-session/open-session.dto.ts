@@ -1,5 +1,5 @@
 import { IsIn, IsObject, IsString, MaxLength, MinLength } from 'class-validator';
-import { Optional } from '../../../../platform/http/validation';
+import { MultiLine, Optional } from '../../../../platform/http/validation';
 import { IsSmallJsonDocument } from '../../../catalog/commands/update-listing/small-json-document';
 
 export const SESSION_SETTLEMENT_METHODS = ['pay_mpp', 'pay_acp', 'free', 'wallet'] as const;
@@ -22,6 +22,7 @@ export class OpenSessionDto {
   @IsString()
   @MinLength(1)
   @MaxLength(4000)
+  @MultiLine()
   intent?: string;
 
   @Optional()
