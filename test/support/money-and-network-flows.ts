@@ -318,10 +318,11 @@ export async function driveMoneyAndNetworkFlows(world: FlowsWorld): Promise<Flow
     description: "the deleted account's token to be refused",
   });
 
-  // What else Stripe reported (the second auto top-up the agent's purchases set off, say) arrives too.
+  // Stripe delivers every event it emitted: any the flows did not hand over themselves arrives now.
   await world.deliverTheRest();
   await allProcessorsSettled(app);
   const aliceBalanceCents = await balanceOf(alice);
+  await allProcessorsSettled(app);
   return { vendor, vendorSlug, alice, bob, orgSlug: org.slug, serviceListingId: live.listingId, aliceBalanceCents };
 }
 
