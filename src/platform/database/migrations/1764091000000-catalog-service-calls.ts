@@ -8,8 +8,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * column, so a rebuild of the catalog lost it (the rate went to null, the trust score down).
  *
  * The counts start as of the catalog projection's checkpoint, counted from the log (the
- * PostgreSQL event store): the projection goes on from there, so no call is counted twice
- * or missed. With the log in another store there is nothing here to count; the catalog is
+ * PostgreSQL event store; one pass over it, at boot before serving): the projection goes on
+ * from there, so no call is counted twice or missed. With the log in another store there is nothing here to count; the catalog is
  * then rebuilt from the log once, if any call was ever settled.
  */
 export class CatalogServiceCalls1764091000000 implements MigrationInterface {
