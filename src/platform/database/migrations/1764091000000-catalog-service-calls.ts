@@ -9,8 +9,11 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * The counts start as of the catalog projection's checkpoint, counted from the log (the
  * PostgreSQL event store; one pass over it, at boot before serving): the projection goes on
- * from there, so no call is counted twice or missed. With the log in another store there is nothing here to count; the catalog is
- * then rebuilt from the log once, if any call was ever settled.
+ * from there, so no call is counted twice or missed. With the log in another store there is
+ * nothing here to count; the catalog is then rebuilt from the log once, if any call was ever
+ * settled. An instance of the previous version that keeps running the catalog projection after
+ * this migration passes calls without counting them: after such a rolling deploy, rebuild the
+ * catalog (`npm run projections -- rebuild catalog`).
  */
 export class CatalogServiceCalls1764091000000 implements MigrationInterface {
   async up(db: QueryRunner): Promise<void> {
