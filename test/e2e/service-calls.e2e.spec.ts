@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { loadConfig } from '../../src/config/app-config';
+import { runProjectionsCli } from '../../src/projections/cli/projections-cli';
 import { Caller, newCaller } from '../support/accounts';
 import { startTestApp, TestApp } from '../support/app';
 import { CatalogSeed, SeedVendor } from '../support/catalog-seed';
@@ -201,6 +203,32 @@ describe('metered service calls', () => {
     expect((await caller.call('POST', path, { tool: 'echo' })).status).toBe(200);
     expect(await rateStored()).toBe(0.75);
     expect(await card()).toMatchObject({ totalCalls: 4, successRate: '0.7500' });
+  });
+
+  it('keeps the success rate and the trust score through a rebuild of the catalog from the log', async () => {
+    const caller = await newCaller(app);
+    await fundWallet(app, caller, 1000);
+    const { path, listingId } = await liveService('https', 5);
+    for (const tool of ['echo', 'echo', 'fail', 'echo']) await caller.call('POST', path, { tool });
+    const reliability = async () => {
+      const [row] = await app.server.app
+        .get(DataSource)
+        .query('SELECT service_success_rate AS rate, trust_score AS trust FROM listings WHERE id = $1', [listingId]);
+      const { services } = await json(await fetch(`${app.url}/v1/services?protocol=https&sort=trusted&per_page=50`));
+      const card = (services as { id: string; successRate: string }[]).find((s) => s.id === listingId);
+      return { rate: row.rate, trust: row.trust, successRate: card?.successRate };
+    };
+    const before = await reliability();
+    expect(before).toEqual({ rate: 0.75, trust: expect.any(Number), successRate: '0.7500' });
+
+    const printed: string[] = [];
+    const code = await runProjectionsCli(
+      ['rebuild', 'catalog'],
+      loadConfig({ DATABASE_URL: app.db.url, LOG_LEVEL: 'silent' }),
+      (line) => printed.push(line),
+    );
+    expect({ code, printed }).toEqual({ code: 0, printed: [expect.stringMatching(/^catalog: rebuilt and caught up/)] });
+    expect(await reliability()).toEqual(before);
   });
 
   it('refuses a cost above maxCostCents with 402, charging nothing', async () => {

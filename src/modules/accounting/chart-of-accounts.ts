@@ -9,8 +9,11 @@ import { WalletEvents } from '../wallet/events';
 
 /**
  * The chart of accounts: every account the journal posts to, and one line per
- * money event type saying how it posts. A line is signed cents: positive is a
- * debit, negative a credit, and every entry's lines sum to zero.
+ * event type whose payload has an amount in cents, saying how it posts, or why
+ * it posts nothing: another event posts its money, or its amounts are limits
+ * or settings that move none. The journal names any other event with cents as
+ * a money event nobody booked. A line is signed cents: positive is a debit, a
+ * credit negative, and every entry's lines sum to zero.
  *
  * Money moves in three ways: in from the processor (top-ups, card purchases),
  * between a wallet and a sale (wallet purchases, refunds, metered usage), and
@@ -55,8 +58,18 @@ export interface PostingContext {
   order(orderId: string): PurchaseMade['data'] | undefined;
 }
 
+/**
+ * How an event type is booked: its lines; or nothing, because another event posts its
+ * money (said which); or nothing, because its amounts in cents are limits or settings
+ * that move no money (said which).
+ */
 export type PostingRule =
-  { posts: string; lines: (event: RecordedEvent, context: PostingContext) => Line[] } | { postsNothing: string };
+  | { posts: string; lines: (event: RecordedEvent, context: PostingContext) => Line[] }
+  | { postsNothing: string }
+  | { limitsOrSettings: string };
+
+/** Declares an event whose amounts in cents are limits or settings (a policy's limits, a price), not money. */
+const limitsOrSettings = (what: string): PostingRule => ({ limitsOrSettings: what });
 
 const cents = (event: RecordedEvent, field = 'amountCents'): number => Number(event.data[field] ?? 0);
 
@@ -140,8 +153,12 @@ export const CHART_OF_ACCOUNTS: Readonly<Record<string, PostingRule>> = {
       ];
     },
   },
-  [CatalogEvents.ListingCreated]: { postsNothing: 'a list price' },
-  [CatalogEvents.ReleaseUploaded]: { postsNothing: 'a list price' },
+  // Limits and settings: amounts in cents that move no money, so they post nothing and are never a finding.
+  [CatalogEvents.ListingCreated]: limitsOrSettings('a list price'),
+  [CatalogEvents.ReleaseUploaded]: limitsOrSettings('a list price'),
+  [PolicyEvents.SpendPolicyCreated]: limitsOrSettings('a spend policy’s limits'),
+  [PolicyEvents.SpendPolicyUpdated]: limitsOrSettings('a spend policy’s limits after a change'),
+  [WalletEvents.AutoTopUpConfigured]: limitsOrSettings('an auto top-up’s threshold and amount'),
 };
 
 /** The rule for a type, or undefined when the chart has no line for it. */

@@ -52,7 +52,7 @@ export class Journal implements PostingContext {
         this.problem(event, 'no_posting_rule', 'its payload has an amount in cents but the chart of accounts has no line for it');
       return null;
     }
-    if ('postsNothing' in rule) return null;
+    if (!('lines' in rule)) return null;
     const lines = rule.lines(event, this).filter((line) => line.amountCents !== 0);
     if (lines.length === 0) return null;
     const sum = lines.reduce((total, line) => total + line.amountCents, 0);

@@ -32,11 +32,13 @@ const order = (fields: Record<string, unknown>) => ({
 describe('chart of accounts', () => {
   const moneyTypes = eventTypesWithCents(path.resolve(__dirname, '../../../src'));
 
-  it('finds the money events the source declares (the scan itself works)', () => {
-    expect([...moneyTypes.keys()]).toEqual(expect.arrayContaining(['WalletToppedUp', 'WalletDebited', 'PurchaseMade']));
+  it('finds the events in cents the source declares, payloads typed through named types included (the scan itself works)', () => {
+    expect([...moneyTypes.keys()]).toEqual(
+      expect.arrayContaining(['WalletToppedUp', 'WalletDebited', 'PurchaseMade', 'SpendPolicyCreated', 'AutoTopUpConfigured']),
+    );
   });
 
-  it('has a posting rule, or an explicit "posts nothing", for every event type whose payload has an amount in cents', () => {
+  it('has a posting rule, or says why it posts nothing, for every event type whose payload has an amount in cents', () => {
     const missing = [...moneyTypes.entries()]
       .filter(([type]) => !postingRuleFor(type))
       .map(([type, file]) => `${type} (${file})`);
@@ -106,6 +108,21 @@ describe('journal', () => {
     ).toBeNull();
     expect(journal.record(event('PurchaseMade', 'order-o4', order({ fundingSource: 'card', status: 'pending' })))).toBeNull();
     expect(journal.entries).toBe(0);
+  });
+
+  it('books limits and settings as no money: a policy created and changed, an auto top-up configured', () => {
+    const journal = new Journal();
+    const limits = { name: 'agent', maxPerPurchaseCents: 500, dailyLimitCents: 1000, monthlyLimitCents: null };
+    expect(journal.record(event('SpendPolicyCreated', 'policy-p1', { policyId: 'p1', ...limits }))).toBeNull();
+    expect(
+      journal.record(event('SpendPolicyUpdated', 'policy-p1', { policyId: 'p1', ...limits, requireApprovalAboveCents: 200 })),
+    ).toBeNull();
+    expect(
+      journal.record(event('AutoTopUpConfigured', wallet, { enabled: true, thresholdCents: 300, amountCents: 2000 })),
+    ).toBeNull();
+    expect(journal.problems).toEqual([]);
+    expect(journal.entries).toBe(0);
+    expect(postingRuleFor('SpendPolicyCreated')).toEqual({ limitsOrSettings: expect.any(String) });
   });
 
   it('names an event in cents the chart has no line for, and an entry that does not balance', () => {

@@ -7,26 +7,45 @@ const CENTS = /Cents$/;
 /**
  * Every event type whose payload, as the source declares or builds it, has a
  * field in cents: `{ type: typeof XEvents.Name; data: { ...Cents } }` in a type,
- * or `{ type: XEvents.Name, data: { ...Cents } }` in an append. Read from the
+ * or `{ type: XEvents.Name, data: { ...Cents } }` in an append. A payload typed
+ * through named types (`data: AutoTopUpSettings & { configuredAt: string }`)
+ * is read through their declarations anywhere under src/. Read from the
  * syntax alone, so a new money event anywhere under src/ is found without
  * anyone listing it.
  */
 export function eventTypesWithCents(srcRoot: string): Map<string, string> {
+  const sources = sourceFiles(srcRoot).map((file) => ({
+    file,
+    source: ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true),
+  }));
+  const declarations = namedTypeDeclarations(sources.map((s) => s.source));
   const found = new Map<string, string>();
-  for (const file of sourceFiles(srcRoot)) {
-    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  for (const { file, source } of sources) {
     const visit = (node: ts.Node): void => {
       const members = typeLiteralOrObjectMembers(node);
       if (members) {
         const typeName = eventTypeNameOf(members);
         const data = members.get('data');
-        if (typeName && data && hasCentsField(data)) found.set(typeName, path.relative(srcRoot, file));
+        if (typeName && data && hasCentsField(data, declarations)) found.set(typeName, path.relative(srcRoot, file));
       }
       ts.forEachChild(node, visit);
     };
     visit(source);
   }
   return found;
+}
+
+/** Type aliases and interfaces by name (a name declared in several files keeps every declaration). */
+function namedTypeDeclarations(sources: ts.SourceFile[]): Map<string, ts.Node[]> {
+  const declarations = new Map<string, ts.Node[]>();
+  const visit = (node: ts.Node): void => {
+    const declared = ts.isTypeAliasDeclaration(node) ? node.type : ts.isInterfaceDeclaration(node) ? node : null;
+    if (declared && (ts.isTypeAliasDeclaration(node) || ts.isInterfaceDeclaration(node)))
+      declarations.set(node.name.text, [...(declarations.get(node.name.text) ?? []), declared]);
+    ts.forEachChild(node, visit);
+  };
+  for (const source of sources) visit(source);
+  return declarations;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -68,8 +87,10 @@ function eventTypeNameOf(members: Map<string, ts.Node>): string | null {
   return null;
 }
 
-function hasCentsField(node: ts.Node): boolean {
+/** A field in cents anywhere in the payload, following named types to their declarations (each once). */
+function hasCentsField(node: ts.Node, declarations: Map<string, ts.Node[]>): boolean {
   let found = false;
+  const followed = new Set<string>();
   const visit = (n: ts.Node): void => {
     if (found) return;
     if (
@@ -77,6 +98,10 @@ function hasCentsField(node: ts.Node): boolean {
       ts.isIdentifier(n.name)
     )
       found = CENTS.test(n.name.text);
+    if (ts.isTypeReferenceNode(n) && ts.isIdentifier(n.typeName) && !followed.has(n.typeName.text)) {
+      followed.add(n.typeName.text);
+      for (const declared of declarations.get(n.typeName.text) ?? []) visit(declared);
+    }
     if (!found) ts.forEachChild(n, visit);
   };
   visit(node);

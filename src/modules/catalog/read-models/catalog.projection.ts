@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { RecordedEvent } from '../../../event-store/event-store';
 import { AsProjection, Projection } from '../../../projections/runner/processor';
+import { NetworkEvents } from '../../network/events';
 import { VendorEvent } from '../../vendors/domain/vendor.decider';
 import { VendorEvents } from '../../vendors/events';
 import { ListingChanges } from '../domain/listing-fields';
@@ -10,6 +11,7 @@ import { LISTING_EVENT_TYPES, ListingEvent } from '../domain/listing.decider';
 import { REVIEW_EVENT_TYPES, ReviewEvent, ReviewVoteEvent } from '../domain/review.decider';
 import { CatalogEvents } from '../events';
 import { applyInstall, applyReview } from './reviews-and-installs';
+import { applyServiceCalled, ServiceCalled } from './service-reliability';
 
 /** Listing field -> column, for ListingUpdated. JSON documents are stored as jsonb. */
 const COLUMNS: Record<keyof ListingChanges, { column: string; json?: true }> = {
@@ -40,7 +42,9 @@ const VENDOR_EVENTS: string[] = [
 /**
  * `listings`, `releases`, and `catalog_vendors` (the vendor facts a listing
  * shows). One projection, so a listing never sees its vendor or its releases
- * out of order.
+ * out of order. Everything the trust score weighs is derived here from events
+ * this projection reads, the network's settled calls included
+ * (`listing_service_calls`), so a rebuild of the catalog alone restores it.
  */
 @Injectable()
 @AsProjection()
@@ -52,11 +56,13 @@ export class CatalogProjection implements Projection {
     ...REVIEW_EVENT_TYPES,
     CatalogEvents.ReviewVoted,
     CatalogEvents.InstallRecorded,
+    NetworkEvents.ServiceCalled,
   ];
 
   async apply(event: RecordedEvent, tx: EntityManager): Promise<void> {
     if (VENDOR_EVENTS.includes(event.type)) return this.applyVendor(event as unknown as VendorEvent, tx);
     if (event.type === CatalogEvents.InstallRecorded) return applyInstall(event as unknown as InstallRecorded, tx);
+    if (event.type === NetworkEvents.ServiceCalled) return applyServiceCalled(event as unknown as ServiceCalled, tx);
     if (event.type === CatalogEvents.ReviewVoted || (REVIEW_EVENT_TYPES as string[]).includes(event.type)) {
       return applyReview(event as unknown as ReviewEvent | ReviewVoteEvent, tx);
     }
@@ -240,6 +246,7 @@ export class CatalogProjection implements Projection {
       'review_votes',
       'reviews',
       'listing_installs',
+      'listing_service_calls',
       'listing_search_history',
       'releases',
       'listings',

@@ -9,9 +9,9 @@ import { NetworkEvents } from '../events';
 
 /**
  * `service_calls` and `service_stats` (settled calls: what the service cards
- * and the trust score's success rate read), `service_probes` (with
- * `service_tools`, which a trigger keeps from them), and
- * `network_sessions` with `network_messages`.
+ * read), `service_probes` (with `service_tools`, which a trigger keeps from
+ * them), and `network_sessions` with `network_messages`. The trust score's
+ * success rate is the catalog's: its projection counts `ServiceCalled` itself.
  */
 @Injectable()
 @AsProjection()
@@ -95,14 +95,6 @@ export class NetworkProjection implements Projection {
          successes = service_stats.successes + $2, total_duration_ms = service_stats.total_duration_ms + $3,
          last_called_at = greatest(service_stats.last_called_at, $4)`,
       [d.listingId, d.outcome === 'success' ? 1 : 0, d.durationMs, d.calledAt],
-    );
-    // The trust score's 10 service points (the catalog's trigger recomputes it from this column); an unchanged
-    // rate leaves the listing's row, its search index entries and its trust score alone.
-    await tx.query(
-      `UPDATE listings l SET service_success_rate = s.successes::double precision / s.total_calls
-       FROM service_stats s WHERE s.listing_id = l.id AND l.id = $1
-         AND l.service_success_rate IS DISTINCT FROM s.successes::double precision / s.total_calls`,
-      [d.listingId],
     );
   }
 
