@@ -31,6 +31,7 @@ import { ApprovalTokenNames1764050000000 } from './1764050000000-approval-token-
 import { ReleaseSignatures1764060000000 } from './1764060000000-release-signatures';
 import { ListingColumnsInline1764070000000 } from './1764070000000-listing-columns-inline';
 import { ServiceSearchIndexes1764080000000 } from './1764080000000-service-search-indexes';
+import { SandboxTestCards1764093000000 } from './1764093000000-sandbox-test-cards';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   ReleaseSignatures1764060000000,
   ListingColumnsInline1764070000000,
   ServiceSearchIndexes1764080000000,
+  SandboxTestCards1764093000000,
 ];
