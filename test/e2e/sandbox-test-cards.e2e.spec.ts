@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { loadConfig } from '../../src/config/app-config';
 import { EventStore, RecordedEvent } from '../../src/event-store/event-store';
+import { runLedgerCli } from '../../src/ledger/ledger-cli';
+import { ProjectionWaiter } from '../../src/projections/read-your-writes';
 import { Caller, callerFor, eventually, newCaller } from '../support/accounts';
 import { startTestApp, TestApp } from '../support/app';
 import { CatalogSeed, SeedVendor } from '../support/catalog-seed';
@@ -168,6 +171,21 @@ describe('the sandbox with the processor test cards, settling by itself', () => 
     expect(await balanceOf(caller)).toBe(500);
     const { transactions } = await json(await caller.call('GET', '/v1/wallet/transactions'));
     expect(transactions.map((t: { type: string }) => t.type)).toEqual(['purchase', 'top_up']);
+  });
+
+  it('leaves books that reconcile: declines, given-back spend and failed top-ups move no money', async () => {
+    const head = await store().headPosition();
+    expect(await app.server.app.get(ProjectionWaiter).waitFor(head!, undefined, 20_000)).toBe(true);
+    const lines: string[] = [];
+    await runLedgerCli(['reconcile', '--json'], loadConfig({ DATABASE_URL: app.db.url, LOG_LEVEL: 'silent' }), {
+      print: (text) => lines.push(text),
+    });
+    const report = JSON.parse(lines.join('\n'));
+    // Policies' and auto top-up's own limits are flagged until reconcile's chart knows them (issue 30, finding 6,
+    // fixed elsewhere); nothing else may be.
+    const limitsNotMoney = /^(SpendPolicyCreated|SpendPolicyUpdated|AutoTopUpConfigured) /;
+    expect(report.findings.filter((f: { detail: string }) => !limitsNotMoney.test(f.detail))).toEqual([]);
+    expect(report.trialBalanceCents).toBe(0);
   });
 
   it('refuses a number that is no test card with a 400 naming the ones it takes, before anything is asked of it', async () => {
