@@ -2,6 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { QueryBus } from '@nestjs/cqrs';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { SCOPES } from '../modules/auth/domain/api-token';
+import { SANDBOX_CARD_HEADER } from '../modules/billing/adapters/sandbox-card-entry';
+import {
+  CardDecline,
+  DEFAULT_SANDBOX_CARD,
+  sandboxTestCard,
+  SandboxTestCard,
+} from '../modules/billing/adapters/sandbox-test-cards';
 import { POLICY_PACKAGE_TYPES } from '../modules/policies/domain/spend-policy';
 import { GetPurchaseTermsQuery, PurchaseTerms } from '../modules/catalog/queries/get-purchase-terms/get-purchase-terms.query';
 import { DomainError } from '../platform/errors/domain-error';
@@ -276,7 +283,8 @@ export function registerAccountPages(
     }),
   );
 
-  // The sandbox's test card: saved through a setup intent, exactly as a card entered in the processor's form would be.
+  // The sandbox's card form: a test card saved through a setup intent the sandbox confirms with it, exactly as a card
+  // typed into the processor's form would be; one that declines is refused there, as the processor refuses it.
   web.post(
     '/checkout/:listingId/card',
     csrfChecked,
@@ -287,17 +295,21 @@ export function registerAccountPages(
       const form = formOf(request);
       const checkout = await checkoutOf(context, listingId, one(form.releaseId), one(form.approvalId));
       if (!checkout) return noSuchCheckout(context);
-      const number = one(form.cardNumber).replace(/[\s-]/g, '');
-      if (!options.sandboxPayments || number !== '4242424242424242') {
-        return showCheckout(context, checkout, () => ({ cardError: 'Use the test card 4242 4242 4242 4242.' }), 400);
-      }
-      const answer = await api('POST', '/v1/billing/setup-intent', undefined, moneyFormKey(form));
+      if (!options.sandboxPayments)
+        return showCheckout(context, checkout, () => ({ cardError: "Add your card on the payment processor's page." }), 400);
+      const card = typedSandboxCard(one(form.cardNumber));
+      if (typeof card === 'string') return showCheckout(context, checkout, () => ({ cardError: card }), 400);
+      const answer = await api('POST', '/v1/billing/setup-intent', undefined, moneyFormKey(form), {
+        [SANDBOX_CARD_HEADER]: card.number,
+      });
       if (answer.status !== 200 && answer.status !== 201)
         return render(
           'error.njk',
           { title: 'Card not saved', message: answer.body.message ?? 'The card could not be saved.' },
           400,
         );
+      const refused = card.setup === 'saved' ? null : `${declined(card.setup)} The card was not saved: try another test card.`;
+      if (refused) return showCheckout(context, checkout, () => ({ cardError: refused }), 400);
       return showCheckout(context, checkout, () => ({ cardPending: checkoutPath(checkout) }));
     }),
   );
@@ -579,7 +591,23 @@ export function registerAccountPages(
       const form = formOf(request);
       const cents = centsFrom(one(form.amount));
       if (cents === null) return showWallet(context, { error: 'Enter an amount in dollars, like 20 or 12.50.' }, 400);
-      const answer = await context.api('POST', '/v1/wallet/top-up', { amountCents: cents }, moneyFormKey(form));
+      // In the sandbox the top-up is paid with the test card typed beside the amount (the 4242 Visa if none).
+      const card = options.sandboxPayments ? typedSandboxCard(one(form.cardNumber) || DEFAULT_SANDBOX_CARD.number) : null;
+      if (typeof card === 'string') return showWallet(context, { error: card }, 400);
+      const answer = await context.api(
+        'POST',
+        '/v1/wallet/top-up',
+        { amountCents: cents },
+        moneyFormKey(form),
+        card ? { [SANDBOX_CARD_HEADER]: card.number } : undefined,
+      );
+      if ((answer.status === 200 || answer.status === 201) && card && card.charge !== 'succeeds')
+        return showWallet(context, {
+          // Not a success to show in green: the request went through, the payment will not.
+          declining:
+            `Top-up of ${formatCents(cents)} requested with the test card ending ${card.last4}, which the sandbox declines: ` +
+            `${declined(card.charge)} It fails as it would with the processor, and the balance stays as it is.`,
+        });
       if (answer.status === 200 || answer.status === 201)
         return showWallet(context, {
           notice: `Top-up of ${formatCents(cents)} requested; the balance grows once the payment settles.`,
@@ -623,6 +651,19 @@ export function registerAccountPages(
     }),
   );
 }
+
+/** The sandbox test card a form names, or what is wrong with it (the sandbox's own 400 message). */
+function typedSandboxCard(typed: string): SandboxTestCard | string {
+  try {
+    return sandboxTestCard(typed);
+  } catch (error) {
+    if (error instanceof DomainError) return error.message;
+    throw error;
+  }
+}
+
+/** A decline as the processor words it, with its codes. */
+const declined = (decline: CardDecline) => `${decline.message} (${decline.code}: ${decline.declineCode})`;
 
 function describeApproval(approval: Row) {
   const expired =

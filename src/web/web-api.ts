@@ -19,8 +19,10 @@ export async function callApi<T = Record<string, unknown>>(
   remoteAddress?: string,
   /** The form's `Idempotency-Key` on a request that moves money. */
   idempotencyKey?: string,
+  /** Any other request header (the sandbox's `Pay-Sandbox-Card`). */
+  extraHeaders: Record<string, string> = {},
 ): Promise<ApiAnswer<T>> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...extraHeaders };
   if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';

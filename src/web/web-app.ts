@@ -14,6 +14,7 @@ import { IssuedToken, IssueTokenCommand } from '../modules/auth/commands/issue-t
 import { SCOPES } from '../modules/auth/domain/api-token';
 import { paymentGatewayNameFor } from '../modules/billing/adapters/payment-gateway.provider';
 import { stripeCheckoutOrigin } from '../modules/billing/adapters/stripe-payment-gateway';
+import { SANDBOX_TEST_CARDS, spacedCardNumber } from '../modules/billing/adapters/sandbox-test-cards';
 import { EnsureUserCommand } from '../modules/users/commands/ensure-user/ensure-user.command';
 import { withEventContext } from '../event-store/event-context';
 import { trackWrites } from '../event-store/write-tracker';
@@ -51,6 +52,7 @@ export interface PageContext {
     body?: unknown,
     /** For a request that moves money: the key of the form that asked (see `moneyFormKey`). */
     idempotencyKey?: string,
+    headers?: Record<string, string>,
   ): Promise<{ status: number; body: T & { message?: string } }>;
   /** Sends an anonymous visitor to sign in and come back; answers false when already signed in. */
   requireSignIn(): boolean;
@@ -71,6 +73,11 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
   // Each rendered money form carries its own Idempotency-Key: submitting it twice (a double click, a
   // resubmission after a lost answer) is one request to the API, so it never pays twice.
   views.addGlobal('newIdempotencyKey', () => randomUUID());
+  // The processor's test cards, for the sandbox's notes beside card fields; none where real cards are charged.
+  views.addGlobal(
+    'sandboxTestCards',
+    sandboxPayments ? SANDBOX_TEST_CARDS.map((card) => ({ number: spacedCardNumber(card.number), effect: card.effect })) : [],
+  );
 
   const providers: IdentityProvider[] = [];
   let localIdp: LocalIdp | undefined;
@@ -183,8 +190,8 @@ export async function registerWebApp(root: FastifyInstance, deps: WebDeps): Prom
           });
           return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
         },
-        api: async (method, url, body, idempotencyKey) => {
-          const answer = await callApi(web, session?.apiToken ?? null, method, url, body, request.ip, idempotencyKey);
+        api: async (method, url, body, idempotencyKey, headers) => {
+          const answer = await callApi(web, session?.apiToken ?? null, method, url, body, request.ip, idempotencyKey, headers);
           if (answer.status === 401 && session) {
             // The token is gone (revoked, account deleted): so is the session.
             await sessions.close(session.idHash);

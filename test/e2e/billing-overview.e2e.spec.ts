@@ -70,6 +70,7 @@ describe('GET /v1/billing/overview', () => {
         status,
         paymentIntentId: `pi_${randomUUID().replace(/-/g, '')}`,
         channel: 'web',
+        policyIds: [],
         madeAt: at,
       },
     };

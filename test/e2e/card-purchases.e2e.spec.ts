@@ -146,6 +146,7 @@ describe('card purchases through the Stripe SDK against a loopback Stripe', () =
               status: 'pending',
               paymentIntentId: null,
               channel: 'api',
+              policyIds: [],
               madeAt: new Date().toISOString(),
             },
           },

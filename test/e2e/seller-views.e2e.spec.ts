@@ -108,6 +108,7 @@ describe('seller views: GET /v1/billing/seller-overview and GET /v1/vendor/analy
         status: 'pending',
         paymentIntentId: null,
         channel: 'web',
+        policyIds: [],
         madeAt: '2026-03-19T09:00:00.000Z',
       },
     };

@@ -139,6 +139,7 @@ export const CHART_OF_ACCOUNTS: Readonly<Record<string, PostingRule>> = {
   // The processor's reports: evidence, compared by reconcile; the wallet or the order posts the money.
   [BillingEvents.PaymentEventReceived]: { postsNothing: 'the processor’s report; WalletToppedUp or OrderPaid posts it' },
   [PolicyEvents.PolicySpendRecorded]: { postsNothing: 'a spend counted against a policy’s limits; the wallet posts it' },
+  [PolicyEvents.PolicySpendReleased]: { postsNothing: 'a failed card purchase’s spend given back to a policy’s limits' },
   // Metered calls: the reservation's WalletDebited moves the cost into metered usage clearing; a call
   // that fails gives it back with a refund credit, which this reverses, so clearing keeps only charged calls.
   [NetworkEvents.ServiceCallReserved]: { postsNothing: 'appended with the WalletDebited that posts the reservation' },

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { paymentGatewayProviders } from './adapters/payment-gateway.provider';
 import { WebhookSignature } from './adapters/webhook-signature';
 import { BillingCustomers } from './commands/billing-customers';
@@ -16,6 +17,7 @@ import { StartSellerOnboardingHandler } from './commands/start-seller-onboarding
 import { PaymentGateway } from './domain/payment-gateway';
 import { BillingController } from './http/billing.controller';
 import { PayWebhookController } from './http/pay-webhook.controller';
+import { SandboxCardInterceptor } from './http/sandbox-card.interceptor';
 import { SellerPayoutsController } from './http/seller-payouts.controller';
 import { GetPaymentMethodsHandler } from './queries/get-payment-methods/get-payment-methods.handler';
 import { GetSellerAccountHandler } from './queries/get-seller-account/get-seller-account.handler';
@@ -42,11 +44,13 @@ const projections = [BillingCustomersProjection, ConnectedAccountsProjection];
 const services = [BillingCustomers, ConnectedAccounts];
 const adapters = paymentGatewayProviders;
 const workers = [SandboxSettlementWorker];
+/** `Pay-Sandbox-Card`, on every route: the test card a sandbox customer typed (see SandboxCardEntry). */
+const interceptors = [{ provide: APP_INTERCEPTOR, useClass: SandboxCardInterceptor }];
 
 /** Billing: the payment processor (gateway, webhooks), processor customers and saved cards, vendors' connected accounts. */
 @Module({
   controllers,
-  providers: [...commandHandlers, ...queryHandlers, ...projections, ...services, ...adapters, ...workers],
+  providers: [...commandHandlers, ...queryHandlers, ...projections, ...services, ...adapters, ...workers, ...interceptors],
   exports: [PaymentGateway, WebhookSignature],
 })
 export class BillingModule {}

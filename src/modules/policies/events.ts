@@ -13,7 +13,18 @@ export const PolicyEvents = defineEventCatalogue('policies', {
   /**
    * A purchase made under the policy, appended in the purchase's own atomic
    * append at the revision the policy was read at; its id derives from the
-   * purchase, so a retried append records nothing twice.
+   * purchase, so a retried append records nothing twice. Version 2 says
+   * whether the purchase's payment may still fail (`provisional`: a card
+   * payment the processor has not confirmed); version 1 spends were all taken
+   * as final, and stay so.
    */
-  PolicySpendRecorded: { schemaVersion: 1 },
+  PolicySpendRecorded: { schemaVersion: 2, upcast: (data) => ({ provisional: false, ...data }) },
+  /**
+   * A provisional spend given back because its purchase's payment failed:
+   * the amount it recorded, taken from the UTC day and month it was counted
+   * in. Appended with the order's failure, in one atomic append.
+   */
+  PolicySpendReleased: { schemaVersion: 1 },
+  /** A provisional spend whose payment the processor confirmed: final now, nothing left to give back. */
+  PolicySpendSettled: { schemaVersion: 1 },
 });

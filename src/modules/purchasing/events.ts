@@ -2,8 +2,11 @@ import { defineEventCatalogue } from '../../event-store/event-catalogue';
 
 /** Every event type the purchasing module appends. */
 export const PurchasingEvents = defineEventCatalogue('purchasing', {
-  /** The order (stream `order-<orderId>`): what was bought, for how much, funded how, and the fee split. */
-  PurchaseMade: { schemaVersion: 1 },
+  /**
+   * The order (stream `order-<orderId>`): what was bought, for how much, funded how, and the fee split. Version 2
+   * names the spend policies that recorded its spend; a version 1 order named none, so none is given back for it.
+   */
+  PurchaseMade: { schemaVersion: 2, upcast: (data) => ({ policyIds: [], ...data }) },
   /** A card payment was asked for (the processor's intent); the order stays pending until the processor confirms. */
   OrderCharged: { schemaVersion: 1 },
   OrderPaid: { schemaVersion: 1 },

@@ -63,8 +63,10 @@ describe('web: checkout with Stripe configured adds a card on the processor-host
     await page.goto(approvalUrl);
     await signInLocally(page, email);
     await page.waitForURL(/\/checkout\//);
-    // The sandbox's test-card field is not offered when the real processor is configured.
+    // The sandbox's test-card field and its note are not offered when the real processor is configured.
     expect(await page.getByLabel('Card number').count()).toBe(0);
+    expect(await page.getByRole('note', { name: 'Sandbox test cards' }).count()).toBe(0);
+    expect(await page.getByText('4000 0000 0000 0341').count()).toBe(0);
     await page.getByRole('button', { name: 'Add a card' }).click();
 
     await page.waitForURL((url) => url.href.startsWith(`${stripe.url}/c/pay/cs_test_`));
@@ -119,6 +121,11 @@ describe('web: checkout with Stripe configured adds a card on the processor-host
       description: 'the entitlement',
     });
     expect((await json(await cli.call('GET', '/v1/orders'))).orders[0]).toMatchObject({ id: order.id, status: 'paid' });
+    // Nor does the wallet page speak of test cards: its top-up has no card field here.
+    await page.goto(`${app.url}/wallet`);
+    await page.getByRole('heading', { name: 'Top up' }).waitFor();
+    expect(await page.getByRole('note', { name: 'Sandbox test cards' }).count()).toBe(0);
+    expect(await page.getByLabel('Card number').count()).toBe(0);
     await context.close();
   });
 

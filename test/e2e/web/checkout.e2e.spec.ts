@@ -50,9 +50,13 @@ describe('web: checkout, where a 402 for want of a saved card points', () => {
     await page.goto(approvalUrl);
     await signInLocally(page, email);
     await page.waitForURL(/\/checkout\//);
+    await page.getByLabel('Card number').fill('4111 1111 1111 1111');
+    await page.getByRole('button', { name: 'Save the card' }).click();
+    await page.getByRole('alert').getByText('takes only test cards').waitFor();
+    // A test card that declines is refused as the processor refuses it: nothing saved.
     await page.getByLabel('Card number').fill('4000 0000 0000 0002');
     await page.getByRole('button', { name: 'Save the card' }).click();
-    await page.getByRole('alert').getByText('Use the test card').waitFor();
+    await page.getByRole('alert').getByText('Your card was declined. (card_declined: generic_decline)').waitFor();
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.getByRole('button', { name: 'Save the card' }).click();
     await page.getByText('Your card is being saved').waitFor();
@@ -81,6 +85,45 @@ describe('web: checkout, where a 402 for want of a saved card points', () => {
     });
     await context.close();
   });
+  it('in the sandbox, the checkout and wallet pages say which test cards to use and what each does', async () => {
+    const email = `notes-${randomUUID()}@example.com`;
+    const seed = await CatalogSeed.for(app);
+    const vendor = await seed.vendor(`notes-${randomUUID().slice(0, 8)}`);
+    const { listingId } = await seed.listing({ vendor, slug: 'noted-skill', title: 'Noted skill', priceCents: 700 });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${app.url}/checkout/${listingId}`);
+    await signInLocally(page, email);
+    await page.waitForURL(/\/checkout\//);
+    const expectNote = async () => {
+      const note = page.getByRole('note', { name: 'Sandbox test cards' });
+      await note.waitFor();
+      for (const line of [
+        '4242 4242 4242 4242 succeeds',
+        '4000 0000 0000 0002 is declined (card_declined)',
+        '4000 0000 0000 9995 is declined for insufficient funds (insufficient_funds)',
+        '4000 0000 0000 0341 saves fine, then every charge of it is declined (card_declined)',
+      ])
+        await note.getByText(line).waitFor();
+    };
+    // On the checkout, beside the card field.
+    await expectNote();
+    await page.getByLabel('Card number').waitFor();
+    await screenshot(page, 'checkout-sandbox-cards');
+
+    // On the wallet, beside the top-up's card field, which pays with the card typed there.
+    await page.goto(`${app.url}/wallet`);
+    await expectNote();
+    expect(await page.getByLabel('Card number').inputValue()).toBe('4242 4242 4242 4242');
+    await page.getByText('save 4000 0000 0000 0341 at checkout to see one declined').waitFor();
+    await page.getByLabel('Amount (USD)').fill('15');
+    await page.getByLabel('Card number').fill('4000 0000 0000 9995');
+    await page.getByRole('button', { name: 'Top up' }).click();
+    await page.getByRole('status').getByText('Your card has insufficient funds. (card_declined: insufficient_funds)').waitFor();
+    await screenshot(page, 'wallet-sandbox-cards');
+    await context.close();
+  });
+
   it('a checkout names what is bought; an unknown listing, or someone else’s approval, is not found', async () => {
     const email = `looker-${randomUUID()}@example.com`;
     const seed = await CatalogSeed.for(app);

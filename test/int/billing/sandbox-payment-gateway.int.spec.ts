@@ -7,12 +7,15 @@ import { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from '../../../src/config/app-config';
 import { ownWebhookUrlFrom } from '../../../src/modules/billing/adapters/own-webhook-url';
 import { SandboxEvent, SandboxSetupIntentObject } from '../../../src/modules/billing/adapters/sandbox-events';
+import { SandboxCardEntry } from '../../../src/modules/billing/adapters/sandbox-card-entry';
 import { SandboxPaymentGateway } from '../../../src/modules/billing/adapters/sandbox-payment-gateway';
+import { sandboxTestCard } from '../../../src/modules/billing/adapters/sandbox-test-cards';
 import { WebhookSignature } from '../../../src/modules/billing/adapters/webhook-signature';
 import { PaymentGatewayError } from '../../../src/modules/billing/domain/payment-gateway';
 import { SANDBOX_SETTLEMENT_QUEUE, SETTLE_AFTER_MS } from '../../../src/modules/billing/workers/sandbox-settlement.jobs';
 import { SandboxSettlementWorker } from '../../../src/modules/billing/workers/sandbox-settlement.worker';
 import { SystemClock } from '../../../src/platform/clock/clock';
+import { DomainError } from '../../../src/platform/errors/domain-error';
 import { dataSourceOptions } from '../../../src/platform/database/database.module';
 import { Queues } from '../../../src/platform/queue/queues';
 import { createTestDatabase, TestDatabase } from '../../support/database';
@@ -389,7 +392,7 @@ describe('the sandbox payment gateway', () => {
       ]);
     });
 
-    it('announces an off-session charge, and never a declined one', async () => {
+    it("announces an off-session charge, and never one refused for a card that is not the customer's", async () => {
       const { customerId, paymentMethodId } = await customerWithCard();
       const paid = await settling.chargeOffSession({
         amountCents: 1_200,
@@ -413,6 +416,135 @@ describe('the sandbox payment gateway', () => {
       });
       await sleep(QUIET_MS);
       expect(receiver.about(declined.id)).toEqual([]);
+    });
+  });
+
+  describe("the processor's test cards", () => {
+    const typed = (number: string) => sandboxTestCard(number);
+    /** A customer who saved this test card, settled by hand. */
+    const customerWithTestCard = async (number: string) => {
+      const customerId = await customer();
+      const setup = await SandboxCardEntry.run(typed(number), () =>
+        manual.createSetupIntent({ customerId, metadata: {}, idempotencyKey: key() }),
+      );
+      const { event } = await manual.settle(setup.id);
+      return { customerId, event, paymentMethodId: (event.data.object as SandboxSetupIntentObject).payment_method as string };
+    };
+    const topUpWith = (gateway: SandboxPaymentGateway, number: string) =>
+      SandboxCardEntry.run(typed(number), () =>
+        gateway.createPaymentIntent({ amountCents: 1_000, metadata: { topUpId: randomUUID() }, idempotencyKey: key() }),
+      );
+
+    it('4242 pays a top-up, the card it confirmed with being the test Visa 4242', async () => {
+      const intent = await topUpWith(manual, '4242 4242 4242 4242');
+      const { event } = await manual.settle(intent.id);
+      expect(event).toMatchObject({
+        type: 'payment_intent.succeeded',
+        data: { object: { status: 'succeeded', amount_received: 1_000 } },
+      });
+      const method = (event.data.object as { payment_method: string }).payment_method;
+      expect(await manual.retrievePaymentMethod(method)).toMatchObject({ brand: 'visa', last4: '4242' });
+    });
+
+    it("0002 and 9995 decline a top-up with the processor's codes and message, announced as payment_intent.payment_failed", async () => {
+      for (const [number, declineCode, message] of [
+        ['4000000000000002', 'generic_decline', 'Your card was declined.'],
+        ['4000-0000-0000-9995', 'insufficient_funds', 'Your card has insufficient funds.'],
+      ]) {
+        const intent = await topUpWith(manual, number);
+        const signed = await manual.settle(intent.id);
+        const parsed = Stripe.webhooks.constructEvent(signed.payload, signed.signature, SECRET);
+        expect(parsed).toMatchObject({
+          type: 'payment_intent.payment_failed',
+          data: {
+            object: {
+              id: intent.id,
+              status: 'requires_payment_method',
+              amount_received: 0,
+              last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: declineCode, message },
+            },
+          },
+        });
+        // The same event on every settlement, and never a success.
+        expect((await manual.settle(intent.id)).event.id).toBe(signed.event.id);
+        expect(await manual.listSucceededPaymentIntents()).not.toContainEqual(expect.objectContaining({ id: intent.id }));
+      }
+    });
+
+    it('0002 and 9995 cannot be saved: the setup fails with the decline, announced as setup_intent.setup_failed', async () => {
+      for (const [number, declineCode] of [
+        ['4000000000000002', 'generic_decline'],
+        ['4000000000009995', 'insufficient_funds'],
+      ]) {
+        const { customerId, event } = await customerWithTestCard(number);
+        expect(event).toMatchObject({
+          type: 'setup_intent.setup_failed',
+          data: {
+            object: {
+              status: 'requires_payment_method',
+              payment_method: null,
+              last_setup_error: { type: 'card_error', code: 'card_declined', decline_code: declineCode },
+            },
+          },
+        });
+        expect(await manual.listPaymentMethods(customerId)).toEqual([]);
+      }
+    });
+
+    it('0341 saves fine, and every off-session charge of it is declined (card_declined) and announced', async () => {
+      const { customerId, event, paymentMethodId } = await customerWithTestCard('4000000000000341');
+      expect(event.type).toBe('setup_intent.succeeded');
+      expect(await manual.listPaymentMethods(customerId)).toEqual([expect.objectContaining({ brand: 'visa', last4: '0341' })]);
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const charge = await settling.chargeOffSession({
+          amountCents: 900,
+          customerId,
+          paymentMethodId,
+          metadata: { attempt: String(attempt) },
+          idempotencyKey: key(),
+        });
+        expect(charge).toMatchObject({ status: 'failed', failureMessage: 'Your card was declined.' });
+        const [delivery] = await eventually(() => receiver.about(charge.id).length === 1 && receiver.about(charge.id));
+        expect(verifies(delivery)).toBe(true);
+        expect(delivery.event).toMatchObject({
+          type: 'payment_intent.payment_failed',
+          data: {
+            object: {
+              id: charge.id,
+              payment_method: paymentMethodId,
+              last_payment_error: { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
+            },
+          },
+        });
+      }
+    });
+
+    it('settles a top-up with auto settle on with the card typed when it was created, never the default', async () => {
+      const intent = await topUpWith(settling, '4000000000009995');
+      const [delivery] = await eventually(() => receiver.about(intent.id).length === 1 && receiver.about(intent.id));
+      expect(delivery.event).toMatchObject({
+        type: 'payment_intent.payment_failed',
+        data: { object: { last_payment_error: { decline_code: 'insufficient_funds' } } },
+      });
+    });
+
+    it('refuses what is not a test card with a 400 naming the ones it takes', () => {
+      for (const [number, message] of [
+        ['4242 4242 4242 4241', /card number is incorrect/],
+        ['not a card', /card number is incorrect/],
+        ['5555555555554444', /takes only test cards.*4242 4242 4242 4242 succeeds/],
+        ['4111 1111 1111 1111', /takes only test cards/],
+      ] as const) {
+        let refused: unknown;
+        try {
+          sandboxTestCard(number);
+        } catch (error) {
+          refused = error;
+        }
+        expect(refused).toBeInstanceOf(DomainError);
+        expect((refused as DomainError).code).toBe('invalid');
+        expect((refused as DomainError).message).toMatch(message);
+      }
     });
   });
 

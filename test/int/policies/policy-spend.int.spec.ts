@@ -74,6 +74,7 @@ describe('recording spend on a policy under concurrency', () => {
         vendorSlug: 'acme',
         listingType: 'skill',
         approved: false,
+        provisional: false,
         now,
       });
       await store.appendAtomically([purchaseAppend(purchaseId, priceCents), ...ledger.appendsOf(policy, spend)]);
@@ -135,6 +136,7 @@ describe('recording spend on a policy under concurrency', () => {
       vendorSlug: 'acme',
       listingType: 'skill',
       approved: false,
+      provisional: false,
       now,
     });
     const appends = [purchaseAppend(purchaseId, 400), ...ledger.appendsOf(policy, spend)];
@@ -154,6 +156,7 @@ describe('recording spend on a policy under concurrency', () => {
           vendorSlug: 'acme',
           listingType: 'skill',
           approved: false,
+          provisional: false,
         }),
       );
 
@@ -173,7 +176,7 @@ describe('recording spend on a policy under concurrency', () => {
     for (let i = 0; i < 120; i++) await purchase(policyId, 5);
 
     const snapshot = await snapshots.load(policyStreamId(policyId));
-    expect(snapshot).toMatchObject({ version: 1 });
+    expect(snapshot).toMatchObject({ version: spendPolicyDecider.snapshot!.version });
     // Saved once a fold had read `every` (100) events past none: the policy's creation and 99 spends at least.
     expect(snapshot!.revision).toBeGreaterThanOrEqual(99);
     const fromSnapshot = await ledger.fold(policyId);

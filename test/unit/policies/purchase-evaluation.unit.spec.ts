@@ -16,6 +16,7 @@ function policy(rules: Partial<SpendPolicyRules> = {}, spend: PolicySpend = NO_S
     name: 'Agents',
     ...rules,
     spend,
+    unsettled: {},
   };
 }
 

@@ -60,8 +60,8 @@ type EventEnvelope = Pick<
 
 export type SandboxEvent = EventEnvelope &
   (
-    | { type: 'payment_intent.succeeded'; data: { object: SandboxPaymentIntentObject } }
-    | { type: 'setup_intent.succeeded'; data: { object: SandboxSetupIntentObject } }
+    | { type: 'payment_intent.succeeded' | 'payment_intent.payment_failed'; data: { object: SandboxPaymentIntentObject } }
+    | { type: 'setup_intent.succeeded' | 'setup_intent.setup_failed'; data: { object: SandboxSetupIntentObject } }
     // A Connect event names the connected account it is about.
     | { type: 'account.updated'; account: string; data: { object: SandboxAccountObject } }
   );
@@ -85,6 +85,11 @@ export interface PaymentIntentRow {
   metadata: Record<string, string>;
   status: PaymentIntent['status'];
   failure_message: string | null;
+  /** A card's decline: the processor's error code (`card_declined`) and decline code; null for a refusal. */
+  failure_code: string | null;
+  decline_code: string | null;
+  /** The test card the customer typed to confirm it; null: the 4242 Visa (or an off-session charge). */
+  card_number: string | null;
   off_session: boolean;
   idempotency_key: string;
   created_at: Date;
@@ -99,7 +104,12 @@ export interface SetupIntentRow {
   customer_id: string;
   payment_method_id: string | null;
   metadata: Record<string, string>;
-  status: 'requires_payment_method' | 'succeeded';
+  /** `failed`: its card was declined (the processor shows it back at `requires_payment_method`, with the error). */
+  status: 'requires_payment_method' | 'succeeded' | 'failed';
+  card_number: string | null;
+  failure_message: string | null;
+  failure_code: string | null;
+  decline_code: string | null;
   idempotency_key: string;
   created_at: Date;
   event_id: string | null;
@@ -135,7 +145,7 @@ export function paymentIntentObject(row: PaymentIntentRow): SandboxPaymentIntent
     customer: row.customer_id,
     description: row.description,
     // The processor reports a decline as an intent back at requires_payment_method with the error.
-    last_payment_error: row.status === 'failed' ? { type: 'card_error', message: row.failure_message ?? undefined } : null,
+    last_payment_error: row.status === 'failed' ? cardError(row) : null,
     livemode: false,
     metadata: row.metadata,
     payment_method: row.payment_method_id,
@@ -153,19 +163,43 @@ export function setupIntentObject(row: SetupIntentRow): SandboxSetupIntentObject
     created: unixSeconds(row.created_at),
     customer: row.customer_id,
     description: null,
-    last_setup_error: null,
+    last_setup_error: row.status === 'failed' ? cardError(row) : null,
     livemode: false,
     metadata: row.metadata,
     payment_method: row.payment_method_id,
     payment_method_types: ['card'],
-    status: row.status,
+    status: row.status === 'failed' ? 'requires_payment_method' : row.status,
     usage: 'off_session',
+  };
+}
+
+/** The processor's card error: `type`, `code` and `decline_code` (absent for a refusal), and the message. */
+function cardError(row: {
+  failure_message: string | null;
+  failure_code: string | null;
+  decline_code: string | null;
+}): Stripe.PaymentIntent.LastPaymentError {
+  return {
+    type: 'card_error',
+    ...(row.failure_code ? { code: row.failure_code as Stripe.PaymentIntent.LastPaymentError.Code } : {}),
+    ...(row.decline_code ? { decline_code: row.decline_code } : {}),
+    message: row.failure_message ?? undefined,
   };
 }
 
 /** A settled top-up or off-session charge, as the processor announces it. */
 export function paymentIntentSucceeded(row: PaymentIntentRow): SandboxEvent {
   return { ...envelopeOf(row), type: 'payment_intent.succeeded', data: { object: paymentIntentObject(row) } };
+}
+
+/** An intent its card declined (a top-up confirmed with it, or an off-session charge), as the processor announces it. */
+export function paymentIntentFailed(row: PaymentIntentRow): SandboxEvent {
+  return { ...envelopeOf(row), type: 'payment_intent.payment_failed', data: { object: paymentIntentObject(row) } };
+}
+
+/** A setup intent its card declined: nothing saved, as the processor announces it. */
+export function setupIntentFailed(row: SetupIntentRow): SandboxEvent {
+  return { ...envelopeOf(row), type: 'setup_intent.setup_failed', data: { object: setupIntentObject(row) } };
 }
 
 /** A settled setup intent, its card saved: as the processor announces it. */

@@ -23,15 +23,19 @@ import {
   TimeWindow,
 } from '../domain/payment-gateway';
 import { SANDBOX_SETTLEMENT_QUEUE, SandboxSettlementJob, settlementJobOptions } from '../workers/sandbox-settlement.jobs';
+import { SandboxCardEntry } from './sandbox-card-entry';
 import {
   accountUpdated,
   ConnectedAccountRow,
   PaymentIntentRow,
+  paymentIntentFailed,
   paymentIntentSucceeded,
   SetupIntentRow,
+  setupIntentFailed,
   setupIntentSucceeded,
   SignedSandboxEvent,
 } from './sandbox-events';
+import { CardDecline, SandboxTestCard, storedSandboxCard } from './sandbox-test-cards';
 import { webhookSecretFor, WebhookSignature } from './webhook-signature';
 
 export interface SandboxGatewayOptions {
@@ -43,8 +47,8 @@ export interface SandboxGatewayOptions {
   webhookSecret: string;
 }
 
-/** The card every sandbox setup intent saves: the processor's own test Visa. */
-const SANDBOX_CARD = { brand: 'visa', last4: '4242', expMonth: 12, yearsValid: 3 };
+/** Every sandbox card expires in December, this many years on. */
+const CARD_EXPIRY = { month: 12, yearsValid: 3 };
 
 const ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const ID_RANDOM_CHARS = 24;
@@ -65,6 +69,8 @@ interface PaymentMethodRow {
   last4: string;
   exp_month: number;
   exp_year: number;
+  /** The test card it is; null on rows from before the sandbox knew several (the 4242 Visa). */
+  card_number: string | null;
 }
 
 export function sandboxPaymentGatewayFor(
@@ -85,10 +91,17 @@ export function sandboxPaymentGatewayFor(
  * service runs with no processor account. From the service's side it behaves
  * like the processor: its ids and client secrets, idempotency keys, and, when
  * auto settle is on, each intent settled a moment later by a durable job that
- * POSTs the processor's signed `*.succeeded` event to our own webhook route
- * (see SandboxSettlementWorker). There is no card form: a top-up confirms
- * itself, every off-session charge of a saved card succeeds, and every setup
- * intent saves the test Visa 4242. Nor is there an onboarding form: a
+ * POSTs the processor's signed event to our own webhook route (see
+ * SandboxSettlementWorker).
+ *
+ * It takes the processor's test cards (see SANDBOX_TEST_CARDS): a top-up or a
+ * setup intent is confirmed with the card its customer typed, named by the
+ * creating request's `Pay-Sandbox-Card` (SandboxCardEntry), else with the
+ * 4242 Visa; an off-session charge pays with the saved card. A declining card
+ * makes the intent fail as the processor's does: `payment_intent.payment_failed`
+ * (or `setup_intent.setup_failed`, nothing saved) with `last_payment_error`
+ * carrying the code, decline code and message; an off-session charge answers
+ * `failed` at once and is announced so too. There is no onboarding form: a
  * connected account completes onboarding by itself, announced by
  * `account.updated` with charges enabled and details submitted.
  *
@@ -127,7 +140,11 @@ export class SandboxPaymentGateway extends PaymentGateway {
   async createPaymentIntent(request: CreatePaymentIntent): Promise<PaymentIntent> {
     checkAmount(request.amountCents);
     if (request.customerId) await this.requireCustomer(request.customerId);
-    const row = await this.insertPaymentIntent(request, { status: 'requires_payment_method', offSession: false });
+    const row = await this.insertPaymentIntent(request, {
+      status: 'requires_payment_method',
+      offSession: false,
+      cardNumber: SandboxCardEntry.current()?.number,
+    });
     await this.scheduleSettlement(row);
     return toPaymentIntent(row);
   }
@@ -136,13 +153,17 @@ export class SandboxPaymentGateway extends PaymentGateway {
     checkAmount(request.amountCents);
     await this.requireCustomer(request.customerId);
     const method = await this.findPaymentMethod(request.paymentMethodId);
-    const declined =
+    // Not the customer's card: refused outright, no card error, so never announced.
+    const refused =
       method?.customer_id === request.customerId
         ? undefined
         : `The payment method ${request.paymentMethodId} does not belong to the customer ${request.customerId}.`;
+    const charge = method && !refused ? storedSandboxCard(method.card_number).charge : 'succeeds';
+    const decline = charge === 'succeeds' ? undefined : charge;
     const row = await this.insertPaymentIntent(request, {
-      status: declined ? 'failed' : 'succeeded',
-      failureMessage: declined,
+      status: refused || decline ? 'failed' : 'succeeded',
+      failureMessage: refused ?? decline?.message,
+      decline,
       offSession: true,
       paymentMethodId: request.paymentMethodId,
     });
@@ -159,6 +180,8 @@ export class SandboxPaymentGateway extends PaymentGateway {
       customer_id: customerId,
       metadata: JSON.stringify(metadata),
       status: 'requires_payment_method',
+      // The card the customer typed on the form that asked for this intent, which confirms it.
+      card_number: SandboxCardEntry.current()?.number ?? null,
       idempotency_key: idempotencyKey,
       created_at: this.clock.now(),
     });
@@ -245,18 +268,28 @@ export class SandboxPaymentGateway extends PaymentGateway {
   }
 
   /**
-   * Settles an intent, once: a top-up or setup intent succeeds (a setup intent
-   * saves the test card to its customer), and the processor's event for it is
-   * stored by id. Answers that event, serialized and signed now, without
-   * delivering it: the settlement worker POSTs it, and with auto settle off a
-   * test can post it to the webhook route itself. Called again, it answers the
-   * same event, signed anew. A connected account (`acct_...`) settles the same
-   * way: its onboarding completes, announced by `account.updated`.
+   * Settles an intent, once: the customer confirms a top-up or setup intent
+   * with the card they typed (the 4242 Visa when the request named none), which
+   * pays or is declined, a setup intent saving the card to its customer unless
+   * declined; an off-session charge, decided when it was made, is announced.
+   * The processor's event for it is stored by id. Answers that event
+   * (`*.succeeded`, or `payment_intent.payment_failed` / `setup_intent.setup_failed`),
+   * serialized and signed now, without delivering it: the settlement worker
+   * POSTs it, and with auto settle off a test can post it to the webhook route
+   * itself. Called again, it answers the same event, signed anew. A connected
+   * account (`acct_...`) settles the same way: its onboarding completes,
+   * announced by `account.updated`.
    */
   async settle(intentId: string): Promise<SignedSandboxEvent> {
     const event = await this.dataSource.transaction(async (db) => {
-      if (intentId.startsWith('seti_')) return setupIntentSucceeded(await this.settleSetupIntent(db, intentId));
-      if (intentId.startsWith('pi_')) return paymentIntentSucceeded(await this.settlePaymentIntent(db, intentId));
+      if (intentId.startsWith('seti_')) {
+        const setup = await this.settleSetupIntent(db, intentId);
+        return setup.status === 'failed' ? setupIntentFailed(setup) : setupIntentSucceeded(setup);
+      }
+      if (intentId.startsWith('pi_')) {
+        const payment = await this.settlePaymentIntent(db, intentId);
+        return payment.status === 'failed' ? paymentIntentFailed(payment) : paymentIntentSucceeded(payment);
+      }
       if (intentId.startsWith('acct_')) return accountUpdated(await this.completeOnboarding(db, intentId));
       throw new PaymentGatewayError(`No such intent: '${intentId}'`);
     });
@@ -267,22 +300,37 @@ export class SandboxPaymentGateway extends PaymentGateway {
   private async settlePaymentIntent(db: EntityManager, id: string): Promise<PaymentIntentRow> {
     const [row]: PaymentIntentRow[] = await db.query('SELECT * FROM sandbox_payment_intents WHERE id = $1 FOR UPDATE', [id]);
     if (!row) throw new PaymentGatewayError(`No such payment_intent: '${id}'`);
-    if (row.status === 'failed') throw new PaymentGatewayError(`The payment intent ${id} was declined; it never settles`);
     if (row.event_id) return row;
+    if (row.status === 'failed' && !row.decline_code)
+      throw new PaymentGatewayError(`The payment intent ${id} was refused, not declined by a card: no event announces it`);
     const now = this.clock.now();
-    // A top-up was paid with a card typed into the (absent) card form: one used once, saved to nobody.
-    const paymentMethodId = row.payment_method_id ?? (await this.insertCard(db, null, now));
-    const settled: PaymentIntentRow = {
-      ...row,
-      status: 'succeeded',
-      payment_method_id: paymentMethodId,
-      event_id: newId('evt'),
-      settled_at: now,
-    };
+    let settled: PaymentIntentRow = { ...row, event_id: newId('evt'), settled_at: now };
+    if (row.status === 'requires_payment_method') {
+      // A top-up: the customer confirms it with the card they typed, one used once and saved to nobody.
+      const card = storedSandboxCard(row.card_number);
+      const decline = card.charge === 'succeeds' ? null : card.charge;
+      settled = {
+        ...settled,
+        ...declineColumns(decline),
+        status: decline ? 'failed' : 'succeeded',
+        payment_method_id: await this.insertCard(db, null, card, now),
+      };
+    }
     await db.query(
-      `UPDATE sandbox_payment_intents SET status = $2, payment_method_id = $3, event_id = $4, settled_at = $5
+      `UPDATE sandbox_payment_intents
+          SET status = $2, payment_method_id = $3, event_id = $4, settled_at = $5, failure_message = $6,
+              failure_code = $7, decline_code = $8
         WHERE id = $1`,
-      [id, settled.status, settled.payment_method_id, settled.event_id, settled.settled_at],
+      [
+        id,
+        settled.status,
+        settled.payment_method_id,
+        settled.event_id,
+        settled.settled_at,
+        settled.failure_message,
+        settled.failure_code,
+        settled.decline_code,
+      ],
     );
     return settled;
   }
@@ -292,17 +340,32 @@ export class SandboxPaymentGateway extends PaymentGateway {
     if (!row) throw new PaymentGatewayError(`No such setupintent: '${id}'`);
     if (row.event_id) return row;
     const now = this.clock.now();
+    const card = storedSandboxCard(row.card_number);
+    // A card that declines cannot be saved, as with the processor: only 0341 saves and then declines its charges.
+    const decline = card.setup === 'saved' ? null : card.setup;
     const settled: SetupIntentRow = {
       ...row,
-      status: 'succeeded',
-      payment_method_id: await this.insertCard(db, row.customer_id, now),
+      ...declineColumns(decline),
+      status: decline ? 'failed' : 'succeeded',
+      payment_method_id: decline ? null : await this.insertCard(db, row.customer_id, card, now),
       event_id: newId('evt'),
       settled_at: now,
     };
     await db.query(
-      `UPDATE sandbox_setup_intents SET status = $2, payment_method_id = $3, event_id = $4, settled_at = $5
+      `UPDATE sandbox_setup_intents
+          SET status = $2, payment_method_id = $3, event_id = $4, settled_at = $5, failure_message = $6,
+              failure_code = $7, decline_code = $8
         WHERE id = $1`,
-      [id, settled.status, settled.payment_method_id, settled.event_id, settled.settled_at],
+      [
+        id,
+        settled.status,
+        settled.payment_method_id,
+        settled.event_id,
+        settled.settled_at,
+        settled.failure_message,
+        settled.failure_code,
+        settled.decline_code,
+      ],
     );
     return settled;
   }
@@ -330,18 +393,19 @@ export class SandboxPaymentGateway extends PaymentGateway {
     return settled;
   }
 
-  private async insertCard(db: EntityManager, customerId: string | null, now: Date): Promise<string> {
+  private async insertCard(db: EntityManager, customerId: string | null, card: SandboxTestCard, now: Date): Promise<string> {
     const id = newId('pm');
     await db.query(
-      `INSERT INTO sandbox_payment_methods (id, customer_id, brand, last4, exp_month, exp_year, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      `INSERT INTO sandbox_payment_methods (id, customer_id, brand, last4, exp_month, exp_year, card_number, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [
         id,
         customerId,
-        SANDBOX_CARD.brand,
-        SANDBOX_CARD.last4,
-        SANDBOX_CARD.expMonth,
-        now.getUTCFullYear() + SANDBOX_CARD.yearsValid,
+        card.brand,
+        card.last4,
+        CARD_EXPIRY.month,
+        now.getUTCFullYear() + CARD_EXPIRY.yearsValid,
+        card.number,
         now,
       ],
     );
@@ -354,7 +418,11 @@ export class SandboxPaymentGateway extends PaymentGateway {
       status: PaymentIntent['status'];
       offSession: boolean;
       failureMessage?: string;
+      /** A card's decline (an off-session charge of a declining card): announced, unlike a refusal. */
+      decline?: CardDecline;
       paymentMethodId?: string;
+      /** The card the customer typed, to confirm the intent with when it settles. */
+      cardNumber?: string;
     },
   ): Promise<PaymentIntentRow> {
     const id = newId('pi');
@@ -369,6 +437,9 @@ export class SandboxPaymentGateway extends PaymentGateway {
       metadata: JSON.stringify(request.metadata),
       status: outcome.status,
       failure_message: outcome.failureMessage ?? null,
+      failure_code: outcome.decline?.code ?? null,
+      decline_code: outcome.decline?.declineCode ?? null,
+      card_number: outcome.cardNumber ?? null,
       off_session: outcome.offSession,
       idempotency_key: request.idempotencyKey,
       created_at: this.clock.now(),
@@ -408,10 +479,16 @@ export class SandboxPaymentGateway extends PaymentGateway {
   /**
    * Queues the settlement of an intent (or connected account) not yet settled;
    * the job id is the object's, so a retried create call queues nothing new. A
-   * declined charge never settles.
+   * charge declined by its card is announced like any other; one refused (not
+   * the customer's card) never is.
    */
-  private async scheduleSettlement(row: { id: string; status?: string; event_id: string | null }): Promise<void> {
-    if (!this.options.autoSettle || row.event_id || row.status === 'failed') return;
+  private async scheduleSettlement(row: {
+    id: string;
+    status?: string;
+    decline_code?: string | null;
+    event_id: string | null;
+  }): Promise<void> {
+    if (!this.options.autoSettle || row.event_id || (row.status === 'failed' && !row.decline_code)) return;
     try {
       await this.queues
         .queue<SandboxSettlementJob>(SANDBOX_SETTLEMENT_QUEUE)
@@ -480,6 +557,15 @@ function toPaymentIntent(row: PaymentIntentRow): PaymentIntent {
     amountCents: row.amount_cents,
     status: row.status,
     ...(row.failure_message ? { failureMessage: row.failure_message } : {}),
+  };
+}
+
+/** The columns a settled intent keeps of its card's decline, or none. */
+function declineColumns(decline: CardDecline | null) {
+  return {
+    failure_message: decline?.message ?? null,
+    failure_code: decline?.code ?? null,
+    decline_code: decline?.declineCode ?? null,
   };
 }
 

@@ -6,6 +6,7 @@ import { evaluatePurchase, PolicyPurchaseTerms, PurchaseEvaluation } from '../do
 import {
   DecidedSpendPolicyEvent,
   policyStreamId,
+  SpendPolicyCommand,
   spendPolicyDecider,
   SpendPolicyState,
   SpendToRecord,
@@ -61,6 +62,20 @@ export class PolicyLedger {
   /** The spend to record with the purchase: one event, or none for a free listing or a policy that is gone. */
   decideSpend(folded: FoldedPolicy, spend: SpendToRecord): DecidedSpendPolicyEvent[] {
     return spendPolicyDecider.decide({ type: 'RecordSpend', ...spend }, folded.state);
+  }
+
+  /**
+   * What a card payment's outcome does to the purchase's provisional spend,
+   * for the order's own atomic append: a failure gives it back (`ReleaseSpend`),
+   * a confirmation settles it (`SettleSpend`), a confirmation after the failure
+   * counts it again (`RecountSpend`). None when there is nothing to change, so
+   * a redelivered outcome appends nothing.
+   */
+  decidePaymentOutcome(
+    folded: FoldedPolicy,
+    command: Extract<SpendPolicyCommand, { type: 'ReleaseSpend' | 'SettleSpend' | 'RecountSpend' }>,
+  ): DecidedSpendPolicyEvent[] {
+    return spendPolicyDecider.decide(command, folded.state);
   }
 
   /**

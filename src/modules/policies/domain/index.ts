@@ -11,6 +11,7 @@ export {
   initialSpendPolicyState,
   isLivePolicyOf,
   policySpendEventId,
+  policySpendReleaseEventId,
   policyStreamId,
   spendPolicyDecider,
 } from './spend-policy.decider';
@@ -21,6 +22,7 @@ export type {
   SpendPolicyEvent,
   SpendPolicyState,
   SpendToRecord,
+  UnsettledSpend,
 } from './spend-policy.decider';
 export { spentInMonthOf, spentOnDayOf, utcDayKey, utcMonthKey } from './spend-window';
 export type { PolicySpend } from './spend-window';

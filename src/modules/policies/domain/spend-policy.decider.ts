@@ -5,7 +5,7 @@ import { PolicyEvents } from '../events';
 import { PolicyOwner, sameOwner } from './policy-owner';
 import { evaluatePurchase, PolicyApprovalRequiredError, PolicyPurchaseTerms } from './purchase-evaluation';
 import { changedFields, checkedRules, SpendPolicyChanges, SpendPolicyRules } from './spend-policy';
-import { addSpend, NO_SPEND, PolicySpend } from './spend-window';
+import { addSpend, NO_SPEND, PolicySpend, removeSpend } from './spend-window';
 
 /**
  * A spend policy (stream `policy-<policyId>`): the rules a token bound to it
@@ -13,6 +13,10 @@ import { addSpend, NO_SPEND, PolicySpend } from './spend-window';
  * spend is recorded on this stream in the purchase's own atomic append, at
  * the revision the purchase was decided on, so two purchases racing past a
  * limit cannot both commit: the loser decides again on the fresh total.
+ *
+ * A card purchase's spend is provisional until the processor confirms the
+ * payment: settled then, or given back (released) when the payment fails,
+ * each in the order's own atomic append.
  */
 export type SpendPolicyEvent =
   | {
@@ -37,9 +41,25 @@ export type SpendPolicyEvent =
         amountCents: number;
         /** True when the owner approved a purchase the rules would have refused. */
         approved: boolean;
+        /** The payment may still fail (a card payment not yet confirmed): the spend may be given back. */
+        provisional: boolean;
         recordedAt: string;
       };
-    };
+    }
+  | {
+      type: typeof PolicyEvents.PolicySpendReleased;
+      data: {
+        policyId: string;
+        purchaseId: string;
+        /** What the spend recorded, given back whole. */
+        amountCents: number;
+        /** The spend's own time: its UTC day and month are the totals it leaves. */
+        recordedAt: string;
+        reason: string;
+        releasedAt: string;
+      };
+    }
+  | { type: typeof PolicyEvents.PolicySpendSettled; data: { policyId: string; purchaseId: string; settledAt: string } };
 
 /** Decided events may carry their id: a spend's derives from its purchase. */
 export type DecidedSpendPolicyEvent = SpendPolicyEvent & { eventId?: string };
@@ -50,6 +70,16 @@ export interface LiveSpendPolicy extends SpendPolicyRules {
   owner: PolicyOwner;
   createdAt: string;
   spend: PolicySpend;
+  /**
+   * Provisional spends not yet settled or released, by purchase id: the only
+   * ones that may be given back. Bounded by the card payments in flight.
+   */
+  unsettled: Record<string, UnsettledSpend>;
+}
+
+export interface UnsettledSpend {
+  amountCents: number;
+  recordedAt: string;
 }
 
 /** Plain JSON and bounded (no list of purchases), as a snapshot needs. */
@@ -63,6 +93,8 @@ export interface SpendToRecord extends PolicyPurchaseTerms {
    * since the approval is the owner's own say-so.
    */
   approved: boolean;
+  /** The purchase's payment may still fail (a card payment): its spend stays open to a give-back until settled. */
+  provisional: boolean;
 }
 
 export type SpendPolicyCommand =
@@ -70,7 +102,17 @@ export type SpendPolicyCommand =
   /** `owner` is who asks: another owner's policy is not found. */
   | { type: 'UpdatePolicy'; owner: PolicyOwner; changes: SpendPolicyChanges; now: Date }
   | { type: 'DeletePolicy'; owner: PolicyOwner; now: Date }
-  | ({ type: 'RecordSpend' } & SpendToRecord);
+  | ({ type: 'RecordSpend' } & SpendToRecord)
+  /** The purchase's payment failed: give back what its provisional spend recorded, if anything. */
+  | { type: 'ReleaseSpend'; purchaseId: string; reason: string; now: Date }
+  /** The purchase's payment was confirmed: its provisional spend is final. */
+  | { type: 'SettleSpend'; purchaseId: string; now: Date }
+  /**
+   * A payment confirmed after its purchase had failed and its spend was given
+   * back: the money moved after all, so the spend counts again, now, whatever
+   * the rules say (nothing can be refused any more).
+   */
+  | { type: 'RecountSpend'; purchaseId: string; amountCents: number; now: Date };
 
 export const initialSpendPolicyState: SpendPolicyState = { status: 'none' };
 
@@ -79,6 +121,10 @@ export const policyStreamId = (policyId: string): string => `policy-${policyId}`
 /** A spend's event id: the same purchase on the same policy always records the same event. */
 export const policySpendEventId = (policyId: string, purchaseId: string): string =>
   derivedId(PolicyEvents.PolicySpendRecorded, policyId, purchaseId);
+
+/** A give-back's id: one per purchase and policy, however often its failure is reported. */
+export const policySpendReleaseEventId = (policyId: string, purchaseId: string): string =>
+  derivedId(PolicyEvents.PolicySpendReleased, policyId, purchaseId);
 
 const NOT_FOUND = 'Spend policy not found';
 
@@ -136,6 +182,55 @@ function decide(command: SpendPolicyCommand, state: SpendPolicyState): DecidedSp
             purchaseId: command.purchaseId,
             amountCents: command.priceCents,
             approved: !evaluation.allowed,
+            provisional: command.provisional,
+            recordedAt: command.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'ReleaseSpend': {
+      // Nothing recorded, already settled or already given back: nothing to give.
+      const open = state.status === 'live' ? state.unsettled[command.purchaseId] : undefined;
+      if (state.status !== 'live' || !open) return [];
+      return [
+        {
+          eventId: policySpendReleaseEventId(state.policyId, command.purchaseId),
+          type: PolicyEvents.PolicySpendReleased,
+          data: {
+            policyId: state.policyId,
+            purchaseId: command.purchaseId,
+            amountCents: open.amountCents,
+            recordedAt: open.recordedAt,
+            reason: command.reason,
+            releasedAt: command.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'SettleSpend': {
+      if (state.status !== 'live' || !state.unsettled[command.purchaseId]) return [];
+      return [
+        {
+          eventId: derivedId(PolicyEvents.PolicySpendSettled, state.policyId, command.purchaseId),
+          type: PolicyEvents.PolicySpendSettled,
+          data: { policyId: state.policyId, purchaseId: command.purchaseId, settledAt: command.now.toISOString() },
+        },
+      ];
+    }
+    case 'RecountSpend': {
+      if (state.status !== 'live' || command.amountCents === 0) return [];
+      return [
+        {
+          // Not the first recording's id: that one is stored, and a re-append of it would record nothing.
+          eventId: derivedId(PolicyEvents.PolicySpendRecorded, state.policyId, command.purchaseId, 'recounted'),
+          type: PolicyEvents.PolicySpendRecorded,
+          data: {
+            policyId: state.policyId,
+            purchaseId: command.purchaseId,
+            amountCents: command.amountCents,
+            // Past the rules or not, nobody approved it: the payment simply went through late.
+            approved: false,
+            provisional: false,
             recordedAt: command.now.toISOString(),
           },
         },
@@ -154,7 +249,7 @@ function evolve(state: SpendPolicyState, event: SpendPolicyEvent): SpendPolicySt
   switch (event.type) {
     case PolicyEvents.SpendPolicyCreated: {
       const { policyId, owner, createdAt, ...rules } = event.data;
-      return { status: 'live', policyId, owner, createdAt, ...rules, spend: NO_SPEND };
+      return { status: 'live', policyId, owner, createdAt, ...rules, spend: NO_SPEND, unsettled: {} };
     }
     case PolicyEvents.SpendPolicyUpdated: {
       if (state.status !== 'live') return state;
@@ -163,12 +258,33 @@ function evolve(state: SpendPolicyState, event: SpendPolicyEvent): SpendPolicySt
     }
     case PolicyEvents.SpendPolicyDeleted:
       return { status: 'deleted', policyId: event.data.policyId, owner: event.data.owner };
-    case PolicyEvents.PolicySpendRecorded:
+    case PolicyEvents.PolicySpendRecorded: {
       if (state.status !== 'live') return state;
-      return { ...state, spend: addSpend(state.spend, event.data.amountCents, new Date(event.data.recordedAt)) };
+      const { purchaseId, amountCents, recordedAt, provisional } = event.data;
+      const spend = addSpend(state.spend, amountCents, new Date(recordedAt));
+      if (!provisional) return { ...state, spend };
+      return { ...state, spend, unsettled: { ...state.unsettled, [purchaseId]: { amountCents, recordedAt } } };
+    }
+    case PolicyEvents.PolicySpendReleased: {
+      if (state.status !== 'live') return state;
+      const { purchaseId, amountCents, recordedAt } = event.data;
+      return {
+        ...state,
+        spend: removeSpend(state.spend, amountCents, new Date(recordedAt)),
+        unsettled: withoutPurchase(state.unsettled, purchaseId),
+      };
+    }
+    case PolicyEvents.PolicySpendSettled:
+      if (state.status !== 'live') return state;
+      return { ...state, unsettled: withoutPurchase(state.unsettled, event.data.purchaseId) };
     default:
       return state;
   }
+}
+
+function withoutPurchase(unsettled: Record<string, UnsettledSpend>, purchaseId: string): Record<string, UnsettledSpend> {
+  const { [purchaseId]: _gone, ...rest } = unsettled;
+  return rest;
 }
 
 export const spendPolicyDecider: Decider<SpendPolicyCommand, SpendPolicyState, DecidedSpendPolicyEvent> = {
@@ -176,7 +292,8 @@ export const spendPolicyDecider: Decider<SpendPolicyCommand, SpendPolicyState, D
   evolve,
   initialState: initialSpendPolicyState,
   // Every purchase under the policy adds an event; a decision reads at most this many past the snapshot.
-  snapshot: { version: 1, every: 100 },
+  // Version 2: the state keeps the unsettled (card) spends.
+  snapshot: { version: 2, every: 100 },
 };
 
 /** True when the state is a policy the owner may bind tokens to: its own, and not deleted (active or not). */

@@ -38,3 +38,18 @@ export function addSpend(spend: PolicySpend, amountCents: number, at: Date): Pol
     monthCents: month === spend.month ? spend.monthCents + amountCents : month > spend.month ? amountCents : spend.monthCents,
   };
 }
+
+/**
+ * Takes back a recorded purchase from the totals it was counted in: the day's
+ * total only while it is still the purchase's day, the month's likewise. A
+ * purchase counts in a total exactly when the total's key equals its own at
+ * the give-back, since keys only move forward (see `addSpend`); a purchase of
+ * yesterday given back today leaves today's total alone.
+ */
+export function removeSpend(spend: PolicySpend, amountCents: number, recordedAt: Date): PolicySpend {
+  return {
+    ...spend,
+    dayCents: utcDayKey(recordedAt) === spend.day ? spend.dayCents - amountCents : spend.dayCents,
+    monthCents: utcMonthKey(recordedAt) === spend.month ? spend.monthCents - amountCents : spend.monthCents,
+  };
+}

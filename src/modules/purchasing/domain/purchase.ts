@@ -28,6 +28,11 @@ export interface PurchaseMade {
     status: OrderStatus;
     paymentIntentId: string | null;
     channel: PurchaseChannel;
+    /**
+     * The spend policies that recorded this purchase's spend (schema version 2;
+     * empty before): a card payment's outcome settles or gives back each one.
+     */
+    policyIds: string[];
     madeAt: string;
   };
 }

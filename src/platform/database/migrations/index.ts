@@ -32,6 +32,7 @@ import { ReleaseSignatures1764060000000 } from './1764060000000-release-signatur
 import { ListingColumnsInline1764070000000 } from './1764070000000-listing-columns-inline';
 import { ServiceSearchIndexes1764080000000 } from './1764080000000-service-search-indexes';
 import { CatalogServiceCalls1764091000000 } from './1764091000000-catalog-service-calls';
+import { SandboxTestCards1764093000000 } from './1764093000000-sandbox-test-cards';
 
 /** Every migration, in order. The server runs the pending ones at start. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   ListingColumnsInline1764070000000,
   ServiceSearchIndexes1764080000000,
   CatalogServiceCalls1764091000000,
+  SandboxTestCards1764093000000,
 ];

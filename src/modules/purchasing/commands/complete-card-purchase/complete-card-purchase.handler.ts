@@ -4,16 +4,19 @@ import { EventStore, StreamAppend } from '../../../../event-store/event-store';
 import { expectedAt, retryOnConflict } from '../../../../event-store/fold-stream';
 import { Clock } from '../../../../platform/clock/clock';
 import { derivedId } from '../../../../platform/ids';
+import { PolicyLedger } from '../../../policies/commands/policy-ledger';
 import { entitlementIdFor, entitlementStreamId, orderStreamId } from '../../domain/purchase';
 import { PurchasingEvents } from '../../events';
 import { foldOrder, foldEntitlement } from '../purchase-streams';
 import { CompleteCardPurchaseCommand } from './complete-card-purchase.command';
 
 /**
- * Pays the order and grants the entitlement in one atomic append at both
- * streams' revisions: a redelivered or second event for the intent finds the
- * order paid and changes nothing. A payment that arrives after the order
- * failed is still recorded as paid (the money came), and the listing granted.
+ * Pays the order, grants the entitlement and settles the provisional spend of
+ * each of the order's policies in one atomic append at every stream's
+ * revision: a redelivered or second event for the intent finds the order paid
+ * and changes nothing. A payment that arrives after the order failed is still
+ * recorded as paid (the money came), the listing granted, and the spend that
+ * the failure gave back counted again.
  */
 @CommandHandler(CompleteCardPurchaseCommand)
 export class CompleteCardPurchaseHandler implements ICommandHandler<CompleteCardPurchaseCommand, void> {
@@ -21,6 +24,7 @@ export class CompleteCardPurchaseHandler implements ICommandHandler<CompleteCard
 
   constructor(
     private readonly store: EventStore,
+    private readonly policies: PolicyLedger,
     private readonly clock: Clock,
   ) {}
 
@@ -34,7 +38,8 @@ export class CompleteCardPurchaseHandler implements ICommandHandler<CompleteCard
       if (order.state.status === 'paid') return;
       const made = order.state.made;
       const hold = await foldEntitlement(this.store, made.userId, made.listingId);
-      const at = this.clock.now().toISOString();
+      const now = this.clock.now();
+      const at = now.toISOString();
       const appends: StreamAppend[] = [
         {
           streamId: orderStreamId(orderId),
@@ -71,6 +76,17 @@ export class CompleteCardPurchaseHandler implements ICommandHandler<CompleteCard
           ],
           expected: expectedAt(hold.revision),
         });
+      const failedBefore = order.state.status === 'failed';
+      for (const policyId of made.policyIds) {
+        const policy = await this.policies.fold(policyId);
+        const outcome = this.policies.decidePaymentOutcome(
+          policy,
+          failedBefore
+            ? { type: 'RecountSpend', purchaseId: orderId, amountCents: made.amountCents, now }
+            : { type: 'SettleSpend', purchaseId: orderId, now },
+        );
+        appends.push(...this.policies.appendsOf(policy, outcome));
+      }
       await this.store.appendAtomically(appends);
     });
   }

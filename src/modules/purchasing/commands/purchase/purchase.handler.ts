@@ -105,6 +105,13 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     if (held.state.status === 'pending')
       return { answer: { status: 'purchased', entitlementId, orderId: held.state.orderId, amountCents: terms.priceCents } };
 
+    // The token's spend policy: its spend recorded in this same append (so concurrent purchases cannot jointly pass
+    // a limit), or, when a rule refuses, an approval for its owner instead of the purchase. A card purchase's spend
+    // is provisional: the order names the policies, so its payment's outcome settles or gives back each spend.
+    const policySpends =
+      buyer.kind === 'org'
+        ? await this.orgPolicyAppends(command, buyer.id, terms, orderId, funding, now)
+        : await this.policyAppends(command, terms, orderId, funding, now);
     const made: PurchaseMade = {
       type: PurchasingEvents.PurchaseMade,
       data: {
@@ -126,6 +133,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
         status: funding === 'card' ? 'pending' : 'paid',
         paymentIntentId: null,
         channel: request.channel ?? 'api',
+        policyIds: policySpends.policyIds,
         madeAt: now.toISOString(),
       },
     };
@@ -160,13 +168,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
         expected: expectedAt(held.revision),
       },
     ];
-    // The token's spend policy: its spend recorded in this same append (so concurrent purchases cannot jointly pass
-    // a limit), or, when a rule refuses, an approval for its owner instead of the purchase.
-    appends.push(
-      ...(buyer.kind === 'org'
-        ? await this.orgPolicyAppends(command, buyer.id, terms, orderId, now)
-        : await this.policyAppends(command, terms, orderId, now)),
-    );
+    appends.push(...policySpends.appends);
     if (approval) appends.push(approval);
     let answer: PurchaseAnswer = { status: 'purchased', entitlementId, orderId, amountCents: terms.priceCents };
     if (funding === 'card') {
@@ -229,12 +231,13 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     orgId: string,
     terms: PurchaseTerms,
     orderId: string,
+    funding: FundingSource,
     now: Date,
-  ): Promise<StreamAppend[]> {
+  ): Promise<PolicySpendAppends> {
     const listed = await this.queries.execute(new ListPoliciesQuery({ kind: 'org', id: orgId }));
     const active = listed.filter((policy) => policy.active);
-    if (active.length === 0) return this.policyAppends(command, terms, orderId, now);
-    const appends: StreamAppend[] = [];
+    if (active.length === 0) return this.policyAppends(command, terms, orderId, funding, now);
+    const recorded: PolicySpendAppends = { policyIds: [], appends: [] };
     for (const { id } of active) {
       const policy: FoldedPolicy = await this.policies.fold(id);
       try {
@@ -244,9 +247,11 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
           vendorSlug: terms.vendorSlug,
           listingType: terms.listingType,
           approved: command.approvalId !== undefined,
+          provisional: funding === 'card',
           now,
         });
-        appends.push(...this.policies.appendsOf(policy, spend));
+        if (spend.length > 0) recorded.policyIds.push(id);
+        recorded.appends.push(...this.policies.appendsOf(policy, spend));
       } catch (error) {
         if (!(error instanceof PolicyApprovalRequiredError)) throw error;
         throw await this.requestApproval(command, terms, policy.state, error.evaluation, now, {
@@ -256,7 +261,7 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
         });
       }
     }
-    return appends;
+    return recorded;
   }
 
   /** The id of an entitlement to the listing held by one of the user's orgs, if any. */
@@ -272,10 +277,11 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
     command: PurchaseCommand,
     terms: PurchaseTerms,
     orderId: string,
+    funding: FundingSource,
     now: Date,
-  ): Promise<StreamAppend[]> {
+  ): Promise<PolicySpendAppends> {
     const { policyId } = command.caller;
-    if (!policyId) return [];
+    if (!policyId) return { policyIds: [], appends: [] };
     const policy = await this.policies.fold(policyId);
     try {
       const spend = this.policies.decideSpend(policy, {
@@ -284,9 +290,10 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
         vendorSlug: terms.vendorSlug,
         listingType: terms.listingType,
         approved: command.approvalId !== undefined,
+        provisional: funding === 'card',
         now,
       });
-      return this.policies.appendsOf(policy, spend);
+      return { policyIds: spend.length > 0 ? [policyId] : [], appends: this.policies.appendsOf(policy, spend) };
     } catch (error) {
       if (!(error instanceof PolicyApprovalRequiredError)) throw error;
       throw await this.requestApproval(command, terms, policy.state, error.evaluation, now);
@@ -403,5 +410,11 @@ export class PurchaseHandler implements ICommandHandler<PurchaseCommand, Purchas
 }
 
 type Buyer = { kind: 'user' | 'org'; id: string };
+
+/** The spend a purchase records on its policies: the appends, and the policies that recorded something. */
+interface PolicySpendAppends {
+  policyIds: string[];
+  appends: StreamAppend[];
+}
 
 const walletOf = (buyer: Buyer): WalletOwner => (buyer.kind === 'org' ? orgWallet(buyer.id) : userWallet(buyer.id));
