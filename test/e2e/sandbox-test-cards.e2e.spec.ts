@@ -181,10 +181,7 @@ describe('the sandbox with the processor test cards, settling by itself', () => 
       print: (text) => lines.push(text),
     });
     const report = JSON.parse(lines.join('\n'));
-    // Policies' and auto top-up's own limits are flagged until reconcile's chart knows them (issue 30, finding 6,
-    // fixed elsewhere); nothing else may be.
-    const limitsNotMoney = /^(SpendPolicyCreated|SpendPolicyUpdated|AutoTopUpConfigured) /;
-    expect(report.findings.filter((f: { detail: string }) => !limitsNotMoney.test(f.detail))).toEqual([]);
+    expect(report.findings).toEqual([]);
     expect(report.trialBalanceCents).toBe(0);
   });
 
