@@ -94,6 +94,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** A sign-in issues a token outside any spend policy, so a token bound to one may not approve it. */
         post: operations["DeviceController_approve"];
         delete?: never;
         options?: never;
@@ -1159,7 +1160,7 @@ export interface paths {
         };
         get: operations["OrgPoliciesController_list"];
         put?: never;
-        /** Admins and owners. */
+        /** Admins and owners, with a token that is not bound to a spend policy. */
         post: operations["OrgPoliciesController_create"];
         delete?: never;
         options?: never;
@@ -1377,11 +1378,12 @@ export interface components {
             name: string;
             /** @description A subset of the scopes of the token making the request. */
             scopes: ("read" | "purchase" | "download" | "sell")[];
-            /** @description Days until the token stops working; omit for no expiry. */
+            /** @description Days until the token stops working; omit for no expiry (null is refused). */
             expiresInDays?: number;
             /**
              * Format: uuid
-             * @description One of the caller's spend policies (active or not, not deleted) to enforce on every purchase made with the token.
+             * @description One of the caller's spend policies (active or not, not deleted) to enforce on every purchase made with the
+             *     token. A token bound to a policy may only create tokens bound to the same one: omitted, that is the default.
              */
             policyId?: string;
         };
@@ -2694,6 +2696,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Ok"];
                 };
+            };
+            /** @description The token is bound to a spend policy */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -4144,6 +4153,13 @@ export interface operations {
                     "application/json": components["schemas"]["SpendPolicy"];
                 };
             };
+            /** @description The token is bound to a spend policy */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     PoliciesController_remove: {
@@ -4164,6 +4180,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Ok"];
                 };
+            };
+            /** @description The token is bound to a spend policy */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -4189,6 +4212,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SpendPolicy"];
                 };
+            };
+            /** @description The token is bound to a spend policy */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -4584,6 +4614,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SpendPolicy"];
                 };
+            };
+            /** @description Not an admin or owner, or the token is bound to a spend policy */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -13,7 +13,9 @@ describe('purchases, entitlements and orders', () => {
   let vendor: SeedVendor;
 
   beforeAll(async () => {
-    app = await startTestApp();
+    // 200 purchases at once share the test app's 3 pooled connections; on a loaded machine one may wait past the
+    // default 5 s for a slot and rightly answer 503. These tests are about money, not the pool's bound.
+    app = await startTestApp({ env: { DATABASE_CONNECT_TIMEOUT_MS: '60000' } });
     seed = await CatalogSeed.for(app);
     vendor = await seed.vendor(`shop-${randomUUID().slice(0, 8)}`, { displayName: 'The Shop' });
   });
