@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DynamicModule } from '@nestjs/common';
+import { SwaggerModule } from '@nestjs/swagger';
 import { RunningServer, startServer } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config/app-config';
 import { Clock } from '../../src/platform/clock/clock';
@@ -36,6 +37,7 @@ export async function startTestApp(
     PAY_SANDBOX_AUTO_SETTLE: 'false',
     ...options.env,
   });
+  await loadSwaggerMetadata();
   const server = await startServer(config, options.features, options.clock);
   return {
     url: server.url,
@@ -48,4 +50,17 @@ export async function startTestApp(
       if (!options.env?.BLOB_DIR) await rm(blobDir, { recursive: true, force: true });
     },
   };
+}
+
+let swaggerMetadata: Promise<void> | undefined;
+
+/**
+ * The OpenAPI plugin's metadata for the DTOs and controllers, generated once per run by the global setup
+ * (test/support/swagger-metadata.js), as `nest build` compiles it into the server; once per test file.
+ */
+function loadSwaggerMetadata(): Promise<void> {
+  const file = process.env.SVC_SWAGGER_METADATA;
+  if (!file) throw new Error('SVC_SWAGGER_METADATA is unset: run the tests through jest, whose global setup generates it');
+  swaggerMetadata ??= import(file).then(({ default: metadata }) => SwaggerModule.loadPluginMetadata(metadata));
+  return swaggerMetadata;
 }

@@ -7,10 +7,12 @@ const IORedis = require('ioredis');
 const { dataSourceOptions } = require('../../src/platform/database/database.module');
 const { migrate } = require('../../src/platform/database/migrate');
 const { adminUrl, databaseUrl, dropStaleTestDatabases } = require('./test-databases');
+const { generateSwaggerMetadata } = require('./swagger-metadata');
 
 module.exports = async function globalSetup() {
   const runId = `svc_test_${Date.now().toString(36)}_${process.pid}`;
   process.env.SVC_TEST_RUN_ID = runId;
+  process.env.SVC_SWAGGER_METADATA = generateSwaggerMetadata(runId);
 
   const admin = new Client({ connectionString: adminUrl() });
   try {

@@ -5,7 +5,7 @@ import { SkipThrottle } from '../../platform/http/rate-limit';
 import { Public } from '../../platform/http/access';
 import { HealthService } from './health.service';
 
-class HealthResponse {
+export class HealthResponse {
   @ApiProperty() ok: boolean;
   @ApiProperty({ example: '0.1.0' }) version: string;
   @ApiProperty({ enum: ['healthy', 'degraded'] }) status: 'healthy' | 'degraded';

@@ -10,7 +10,7 @@ import { RevokeTokenCommand } from '../commands/revoke-token/revoke-token.comman
 import { ListTokensQuery, TokenListItem } from '../queries/list-tokens/list-tokens.query';
 import { AnyToken, CurrentPrincipal, Principal } from '../../../platform/http/access';
 
-class TokenList {
+export class TokenList {
   @ApiProperty({ type: [TokenListItem] }) tokens: TokenListItem[];
 }
 

@@ -1,7 +1,7 @@
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { PageQueryDto } from '../../../platform/http/page-query.dto';
-import { SERVICE_PROTOCOLS, SETTLEMENT_METHODS } from '../../catalog/domain/listing-fields';
+import { SERVICE_PROTOCOLS, ServiceProtocol, SETTLEMENT_METHODS, SettlementMethod } from '../../catalog/domain/listing-fields';
 
 const toBoolean = ({ value }: { value: unknown }) =>
   value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
@@ -15,11 +15,11 @@ export class ServicesQueryDto extends PageQueryDto {
 
   @IsOptional()
   @IsIn(SERVICE_PROTOCOLS)
-  protocol?: string;
+  protocol?: ServiceProtocol;
 
   @IsOptional()
   @IsIn(SETTLEMENT_METHODS)
-  settlement?: string;
+  settlement?: SettlementMethod;
 
   @IsOptional()
   @Type(() => Number)

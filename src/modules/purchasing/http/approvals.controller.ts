@@ -15,7 +15,7 @@ import { ApprovePurchaseCommand, DeclinePurchaseCommand } from '../commands/appr
 import { GetApprovalQuery, ListApprovalsQuery } from '../queries/list-approvals/list-approvals.query';
 import { PaymentRequired, PurchaseResult } from './purchasing.responses';
 
-class Approval {
+export class Approval {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: ['pending', 'approved', 'declined', 'expired'] }) status: string;
   @ApiProperty({ format: 'uuid' }) requesterId: string;
@@ -35,7 +35,7 @@ class Approval {
   @ApiProperty({ format: 'date-time' }) expiresAt: string;
 }
 
-class Approvals {
+export class Approvals {
   @ApiProperty({ type: [Approval] }) approvals: Approval[];
 }
 

@@ -9,7 +9,7 @@ import { ChangeProfileDto } from '../commands/change-profile/change-profile.dto'
 import { DeleteUserCommand } from '../commands/delete-user/delete-user.command';
 import { GetProfileQuery, UserProfile } from '../queries/get-profile/get-profile.query';
 
-class UserResponse {
+export class UserResponse {
   @ApiProperty({ type: UserProfile }) user: UserProfile;
 }
 

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { PACKAGE_TYPES } from '../../archive/package-manifest';
+import { PACKAGE_TYPES, PackageType } from '../../archive/package-manifest';
 import { LEADERBOARD_MAX_OFFSET, LEADERBOARD_WINDOWS, LeaderboardWindow } from './get-leaderboard.query';
 
 export class LeaderboardParamsDto {
@@ -11,7 +11,7 @@ export class LeaderboardParamsDto {
 
   @IsOptional()
   @IsIn(PACKAGE_TYPES)
-  type?: string;
+  type?: PackageType;
 
   /** 1-200, default 50. */
   @IsOptional()

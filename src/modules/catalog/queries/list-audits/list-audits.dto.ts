@@ -1,13 +1,13 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { PACKAGE_TYPES } from '../../archive/package-manifest';
+import { PACKAGE_TYPES, PackageType } from '../../archive/package-manifest';
 import { SCAN_STATUSES, ScanStatus } from '../../domain/listing.decider';
 import { AUDITS_MAX_OFFSET } from './list-audits.query';
 
 export class AuditsParamsDto {
   @IsOptional()
   @IsIn(PACKAGE_TYPES)
-  type?: string;
+  type?: PackageType;
 
   /** The scan status of the listing's latest uploaded release. */
   @IsOptional()

@@ -1,8 +1,8 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../../../../platform/http/page-query.dto';
-import { AGENT_TARGETS, PACKAGE_TYPES } from '../../archive/package-manifest';
-import { SERVICE_PROTOCOLS, SETTLEMENT_METHODS } from '../../domain/listing-fields';
+import { AGENT_TARGETS, AgentTarget, PACKAGE_TYPES, PackageType } from '../../archive/package-manifest';
+import { SERVICE_PROTOCOLS, ServiceProtocol, SETTLEMENT_METHODS, SettlementMethod } from '../../domain/listing-fields';
 import { SEARCH_SORTS, SearchCriteria, SearchSort } from './search-listings.query';
 
 /** Query strings carry booleans as text; anything but these stays a string and fails validation. */
@@ -19,11 +19,11 @@ export class SearchParamsDto extends PageQueryDto implements SearchCriteria {
 
   @IsOptional()
   @IsIn(PACKAGE_TYPES)
-  type?: string;
+  type?: PackageType;
 
   @IsOptional()
   @IsIn(AGENT_TARGETS)
-  target?: string;
+  target?: AgentTarget;
 
   /** Default `popular`; with `q` and no `sort`, results are ranked by relevance. */
   @IsOptional()
@@ -56,11 +56,11 @@ export class SearchParamsDto extends PageQueryDto implements SearchCriteria {
 
   @IsOptional()
   @IsIn(SERVICE_PROTOCOLS)
-  protocol?: string;
+  protocol?: ServiceProtocol;
 
   @IsOptional()
   @IsIn(SETTLEMENT_METHODS)
-  settlement?: string;
+  settlement?: SettlementMethod;
 
   /** Only verified vendors. */
   @IsOptional()
